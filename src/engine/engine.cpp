@@ -1,0 +1,301 @@
+#include "engine/engine.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "fmt/format.h"
+#include "func/cta_runner.h"
+#include "func/device_memory.h"
+#include "func/kernel_binder.h"
+#include "ir/lower.h"
+#include "ptx/check.h"
+#include "ptx/parser.h"
+
+namespace lockstep {
+
+namespace {
+
+struct LoadedModule {
+  ir::ModuleProgram program;
+  std::map<uint32_t, std::string> files;      // .file index -> CUDA source path
+  std::vector<uint64_t> global_addresses;     // per ModuleProgram::globals
+  std::vector<func::BoundKernel> kernels;     // parallel to program.kernels
+};
+
+uint32_t log2_exact(uint32_t v) { return static_cast<uint32_t>(std::countr_zero(v)); }
+
+}  // namespace
+
+struct Engine::Impl {
+  EngineOptions options;
+  func::DeviceMemory memory;
+  std::vector<std::unique_ptr<LoadedModule>> modules;
+  std::function<void(const TraceEvent&)> trace;
+  uint64_t next_grid_id = 1;
+
+  const LoadedModule& module(ModuleId id) const {
+    if (id.index >= modules.size()) throw std::invalid_argument("unknown module");
+    return *modules[id.index];
+  }
+
+  std::pair<const LoadedModule*, uint32_t> kernel(ModuleId id, std::string_view name) const {
+    const LoadedModule& m = module(id);
+    for (uint32_t i = 0; i < m.program.kernels.size(); ++i)
+      if (m.program.kernels[i].name == name) return {&m, i};
+    throw std::invalid_argument(fmt::format("no kernel named '{}' in {}", name, m.program.file));
+  }
+};
+
+Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
+  const uint32_t w = options.warp_size;
+  if (w < 1 || w > 64 || (w & (w - 1)) != 0)
+    throw std::invalid_argument(fmt::format("warp_size must be 1, 2, 4, 8, 16, 32 or 64, got {}", w));
+  (void)log2_exact;
+  impl_->options = options;
+}
+
+Engine::~Engine() = default;
+
+const EngineOptions& Engine::options() const { return impl_->options; }
+
+ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
+  ptx::Module parsed = ptx::parse(text, filename);
+  ptx::check(parsed);
+  auto loaded = std::make_unique<LoadedModule>();
+  loaded->files = parsed.files;
+  loaded->program = ir::lower(parsed);
+  ir::ModuleProgram& program = loaded->program;
+
+  // Place module variables in device memory, then resolve address initializers.
+  std::map<std::string, uint64_t> address_of;
+  for (const ir::GlobalVar& g : program.globals) {
+    const uint64_t addr = impl_->memory.allocate(std::max<uint64_t>(g.size, 1), g.align);
+    loaded->global_addresses.push_back(addr);
+    address_of[g.name] = addr;
+    if (!g.init.empty()) copy_to_device(addr, g.init.data(), g.init.size());
+  }
+  for (size_t i = 0; i < program.globals.size(); ++i) {
+    const ir::GlobalVar& g = program.globals[i];
+    for (const ir::GlobalVar::Reloc& r : g.relocs) {
+      auto it = address_of.find(r.symbol);
+      if (it == address_of.end())
+        throw ptx::Error(program.file, {}, "initializer of '" + g.name + "' refers to '" + r.symbol +
+                                               "', which is not a module variable");
+      const uint64_t value = it->second + static_cast<uint64_t>(r.addend);
+      const uint64_t element = g.size - r.offset >= 8 ? 8 : 4;
+      copy_to_device(loaded->global_addresses[i] + r.offset, &value, element);
+    }
+  }
+  const func::OpTable& table = func::default_op_table();
+  for (const ir::KernelProgram& k : program.kernels) {
+    const LoadedModule* m = loaded.get();
+    loaded->kernels.push_back(
+        func::bind_kernel(k, table, [m](uint32_t g) { return m->global_addresses.at(g); }));
+  }
+  impl_->modules.push_back(std::move(loaded));
+  return ModuleId{static_cast<uint32_t>(impl_->modules.size() - 1)};
+}
+
+ModuleId Engine::load_ptx_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_ptx(ss.str(), path);
+}
+
+std::vector<std::string> Engine::kernels(ModuleId module) const {
+  std::vector<std::string> names;
+  for (const ir::KernelProgram& k : impl_->module(module).program.kernels) names.push_back(k.name);
+  return names;
+}
+
+KernelInfo Engine::kernel_info(ModuleId module, std::string_view kernel) const {
+  auto [m, index] = impl_->kernel(module, kernel);
+  const ir::KernelProgram& k = m->program.kernels[index];
+  KernelInfo info;
+  info.name = k.name;
+  for (const ir::ParamSlot& p : k.params) info.params.push_back({p.name, p.offset, p.size, p.align});
+  info.static_shared_bytes = k.static_shared_size;
+  info.registers = k.slot_count + k.pred_count;
+  info.labels = k.labels;
+  return info;
+}
+
+uint64_t Engine::malloc(uint64_t bytes) { return impl_->memory.allocate(bytes); }
+
+void Engine::free(uint64_t address) {
+  if (!impl_->memory.release(address))
+    throw std::invalid_argument(fmt::format("free of {:#x}, which is not an allocation", address));
+}
+
+void Engine::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
+  if (bytes == 0) return;
+  uint8_t* p = impl_->memory.translate(dst, bytes);
+  if (p == nullptr)
+    throw std::out_of_range(fmt::format("copy of {} bytes to {:#x} is outside device allocations", bytes, dst));
+  std::memcpy(p, src, bytes);
+}
+
+void Engine::copy_to_host(void* dst, uint64_t src, uint64_t bytes) {
+  if (bytes == 0) return;
+  const uint8_t* p = impl_->memory.translate(src, bytes);
+  if (p == nullptr)
+    throw std::out_of_range(fmt::format("copy of {} bytes from {:#x} is outside device allocations", bytes, src));
+  std::memcpy(dst, p, bytes);
+}
+
+void Engine::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
+  if (bytes == 0) return;
+  uint8_t* p = impl_->memory.translate(dst, bytes);
+  if (p == nullptr)
+    throw std::out_of_range(fmt::format("memset of {} bytes at {:#x} is outside device allocations", bytes, dst));
+  std::memset(p, value, bytes);
+}
+
+uint64_t Engine::symbol_address(ModuleId module, std::string_view name) const {
+  const LoadedModule& m = impl_->module(module);
+  for (size_t i = 0; i < m.program.globals.size(); ++i)
+    if (m.program.globals[i].name == name) return m.global_addresses[i];
+  throw std::invalid_argument(fmt::format("no module variable named '{}'", name));
+}
+
+uint64_t Engine::symbol_size(ModuleId module, std::string_view name) const {
+  const LoadedModule& m = impl_->module(module);
+  for (const ir::GlobalVar& g : m.program.globals)
+    if (g.name == name) return g.size;
+  throw std::invalid_argument(fmt::format("no module variable named '{}'", name));
+}
+
+void Engine::set_trace(std::function<void(const TraceEvent&)> hook) { impl_->trace = std::move(hook); }
+
+namespace {
+
+Dim3 unflatten(uint32_t t, const uint32_t dims[3]) {
+  return Dim3{t % dims[0], (t / dims[0]) % dims[1], t / (dims[0] * dims[1])};
+}
+
+std::string source_location(const LoadedModule& m, const ir::Instruction& inst) {
+  if (inst.debug.file == 0 && inst.debug.line == 0) return "";
+  auto it = m.files.find(inst.debug.file);
+  const std::string file = it == m.files.end() ? "?" : it->second;
+  return fmt::format("{}:{}", file, inst.debug.line);
+}
+
+FaultReport make_report(const LoadedModule& m, const ir::KernelProgram& k, const func::LaunchFault& f,
+                        const func::CtaState& cta, const func::LaunchState& launch, uint32_t width) {
+  FaultReport r;
+  r.kind = func::to_string(f.fault.kind);
+  r.kernel = k.name;
+  r.block = Dim3{cta.ctaid[0], cta.ctaid[1], cta.ctaid[2]};
+  r.thread = unflatten(f.warp * width + f.fault.lane, launch.block);
+  r.pc = f.pc;
+  const ir::Instruction& inst = k.code.at(std::min<size_t>(f.pc, k.code.size() - 1));
+  r.ptx_location = fmt::format("{}:{}", k.file, inst.loc.line);
+  r.cuda_location = source_location(m, inst);
+  r.address = f.fault.address;
+  r.size = f.fault.size;
+  r.space = f.fault.space;
+  r.detail = f.fault.detail;
+  std::string where = r.ptx_location + (r.cuda_location.empty() ? "" : ", " + r.cuda_location);
+  if (f.fault.kind == func::FaultKind::OutOfBounds || f.fault.kind == func::FaultKind::Misaligned) {
+    r.message = fmt::format(
+        "{} of {} bytes at {} address {:#x} in kernel '{}', block ({},{},{}), thread ({},{},{}), pc {} ({})",
+        r.kind, r.size, r.space, r.address, r.kernel, r.block.x, r.block.y, r.block.z, r.thread.x,
+        r.thread.y, r.thread.z, r.pc, where);
+  } else {
+    r.message = fmt::format("{} in kernel '{}', block ({},{},{}), thread ({},{},{}), pc {} ({}){}{}", r.kind,
+                            r.kernel, r.block.x, r.block.y, r.block.z, r.thread.x, r.thread.y, r.thread.z,
+                            r.pc, where, r.detail.empty() ? "" : ": ", r.detail);
+  }
+  for (const std::string& s : f.warp_states) r.message += "\n  " + s;
+  return r;
+}
+
+}  // namespace
+
+LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 grid, Dim3 block,
+                            uint32_t dynamic_shared, const std::vector<KernelArg>& args) {
+  auto [m, index] = impl_->kernel(module, kernel_name);
+  const ir::KernelProgram& k = m->program.kernels[index];
+  const func::BoundKernel& bound = m->kernels[index];
+  if (args.size() != k.params.size())
+    throw std::invalid_argument(fmt::format("kernel '{}' takes {} arguments, got {}", k.name,
+                                            k.params.size(), args.size()));
+  std::vector<uint8_t> params(k.param_buffer_size, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].bytes.size() != k.params[i].size)
+      throw std::invalid_argument(fmt::format("argument {} of kernel '{}' has {} bytes, the parameter {}",
+                                              i, k.name, args[i].bytes.size(), k.params[i].size));
+    std::memcpy(params.data() + k.params[i].offset, args[i].bytes.data(), args[i].bytes.size());
+  }
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+    throw std::invalid_argument("grid and block dimensions must be at least 1");
+  const uint64_t threads = uint64_t{block.x} * block.y * block.z;
+  if (threads > 1024) throw std::invalid_argument(fmt::format("block of {} threads exceeds 1024", threads));
+
+  LaunchResult result;
+  func::LaunchState launch;
+  launch.memory = &impl_->memory;
+  launch.kernel = &bound;
+  launch.params = params.data();
+  launch.param_size = static_cast<uint32_t>(params.size());
+  launch.grid[0] = grid.x, launch.grid[1] = grid.y, launch.grid[2] = grid.z;
+  launch.block[0] = block.x, launch.block[1] = block.y, launch.block[2] = block.z;
+  launch.dynamic_shared = dynamic_shared;
+  launch.grid_id = impl_->next_grid_id++;
+  launch.printf_out = &result.printf_output;
+  uint32_t stack = k.max_frame_depth_bytes;
+  if (k.recursive) stack = std::max(stack, impl_->options.recursion_stack_size);
+  launch.stack_size = (stack + 15) / 16 * 16;
+
+  func::RunOptions run_options;
+  run_options.warp_size = impl_->options.warp_size;
+  run_options.time_slice = impl_->options.time_slice;
+  func::TraceHook hook;
+  if (impl_->trace) {
+    hook = [this, &k](const func::CtaState& cta, const func::Warp& w, ir::Pc pc) {
+      TraceEvent e;
+      e.block = cta.linear_id;
+      e.warp = w.warp_id;
+      e.pc = pc;
+      e.path_mask = w.active;
+      e.active_mask = w.exec;
+      e.ptx_line = k.code[pc].loc.line;
+      impl_->trace(e);
+    };
+  }
+  func::CtaRunner runner(bound, launch, run_options, hook ? &hook : nullptr);
+  func::CtaState cta;
+  cta.shared_size = k.static_shared_size;
+  if (k.uses_dynamic_shared || dynamic_shared != 0) {
+    const uint32_t a = k.dynamic_shared_align;
+    cta.shared_size = (k.static_shared_size + a - 1) / a * a + dynamic_shared;
+  }
+  cta.shared.assign(cta.shared_size, 0);
+  func::RunCounters counters;
+  uint32_t linear = 0;
+  for (uint32_t z = 0; z < grid.z; ++z) {
+    for (uint32_t y = 0; y < grid.y; ++y) {
+      for (uint32_t x = 0; x < grid.x; ++x, ++linear) {
+        cta.ctaid[0] = x, cta.ctaid[1] = y, cta.ctaid[2] = z;
+        cta.linear_id = linear;
+        try {
+          runner.run(cta, counters);
+        } catch (const func::LaunchFault& f) {
+          result.fault = make_report(*m, k, f, cta, launch, impl_->options.warp_size);
+          result.warp_instructions = counters.warp_instructions;
+          result.thread_instructions = counters.thread_instructions;
+          return result;
+        }
+      }
+    }
+  }
+  result.warp_instructions = counters.warp_instructions;
+  result.thread_instructions = counters.thread_instructions;
+  return result;
+}
+
+}  // namespace lockstep

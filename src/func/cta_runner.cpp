@@ -1,0 +1,170 @@
+#include "func/cta_runner.h"
+
+#include <bit>
+
+#include "fmt/format.h"
+
+namespace lockstep::func {
+
+CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions options,
+                     const TraceHook* trace)
+    : kernel_(kernel), launch_(launch), options_(std::move(options)), trace_(trace) {}
+
+void CtaRunner::start(CtaState& cta) {
+  const uint32_t width = options_.warp_size;
+  const uint32_t threads = launch_.block[0] * launch_.block[1] * launch_.block[2];
+  const uint32_t nwarps = (threads + width - 1) / width;
+  if (warps_.size() != nwarps) {
+    warps_.assign(nwarps, Warp{});
+    registers_.assign(nwarps, {});
+    predicates_.assign(nwarps, {});
+    divergence_.clear();
+    for (uint32_t i = 0; i < nwarps; ++i) divergence_.push_back(make_divergence_unit(options_.divergence));
+  }
+  cta.warps = &warps_;
+  cta.live_warps = nwarps;
+  cta.barriers.reset();
+  const ir::Function& entry = kernel_.program->functions[0];
+  for (uint32_t i = 0; i < nwarps; ++i) {
+    Warp& w = warps_[i];
+    w.width = width;
+    w.warp_id = i;
+    w.cta = &cta;
+    w.launch = &launch_;
+    registers_[i].resize(static_cast<size_t>(kernel_.slot_count) * width);
+    predicates_[i].assign(kernel_.pred_count, 0);
+    w.regs = registers_[i].data();
+    w.preds = predicates_[i].data();
+    if (launch_.stack_size != 0) w.local_memory.resize(static_cast<size_t>(launch_.stack_size) * width);
+    const uint32_t first_thread = i * width;
+    const uint32_t lanes = std::min(width, threads - first_thread);
+    w.live = full_mask(lanes);
+    w.status = Warp::Status::Running;
+    w.clock = 0;
+    w.function = 0;
+    w.frame_base_ = 0;
+    w.calls.clear();
+    w.saved_regs.clear();
+    w.pending_reduction = BarrierReduction::None;
+    w.divergence = divergence_[i].get();
+    w.divergence->reset(w, w.live, entry.entry);
+    init_registers(w, cta, threads);
+  }
+}
+
+void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block) {
+  const uint32_t width = w.width;
+  for (const ConstantSlot& c : kernel_.constants) {
+    uint64_t* d = w.r(c.slot);
+    for (uint32_t l = 0; l < width; ++l) d[l] = c.value;
+  }
+  const uint32_t bx = launch_.block[0], by = launch_.block[1];
+  for (const SpecialSlot& s : kernel_.specials) {
+    uint64_t* d = w.r(s.slot);
+    for (uint32_t l = 0; l < width; ++l) {
+      const uint32_t t = std::min(w.warp_id * width + l, threads_in_block);
+      using S = ir::SpecialReg;
+      uint64_t v = 0;
+      switch (s.reg) {
+        case S::TidX: v = t % bx; break;
+        case S::TidY: v = (t / bx) % by; break;
+        case S::TidZ: v = t / (bx * by); break;
+        case S::NtidX: v = launch_.block[0]; break;
+        case S::NtidY: v = launch_.block[1]; break;
+        case S::NtidZ: v = launch_.block[2]; break;
+        case S::CtaidX: case S::ClusterIdX: v = cta.ctaid[0]; break;
+        case S::CtaidY: case S::ClusterIdY: v = cta.ctaid[1]; break;
+        case S::CtaidZ: case S::ClusterIdZ: v = cta.ctaid[2]; break;
+        case S::NctaidX: case S::NClusterIdX: v = launch_.grid[0]; break;
+        case S::NctaidY: case S::NClusterIdY: v = launch_.grid[1]; break;
+        case S::NctaidZ: case S::NClusterIdZ: v = launch_.grid[2]; break;
+        case S::LaneId: v = l; break;
+        case S::WarpId: v = w.warp_id; break;
+        case S::NWarpId: v = 64; break;
+        case S::SmId: v = 0; break;
+        case S::NSmId: v = 1; break;
+        case S::GridId: v = launch_.grid_id; break;
+        case S::LanemaskEq: v = uint64_t{1} << l; break;
+        case S::LanemaskLe: v = (uint64_t{2} << l) - 1; break;
+        case S::LanemaskLt: v = (uint64_t{1} << l) - 1; break;
+        case S::LanemaskGe: v = ~((uint64_t{1} << l) - 1); break;
+        case S::LanemaskGt: v = ~((uint64_t{2} << l) - 1); break;
+        case S::DynamicSmemSize: v = launch_.dynamic_shared; break;
+        case S::TotalSmemSize: v = cta.shared_size; break;
+        case S::ClusterCtaRank: case S::ClusterCtaidX: case S::ClusterCtaidY: case S::ClusterCtaidZ: v = 0; break;
+        case S::ClusterNCtaRank: case S::ClusterNCtaidX: case S::ClusterNCtaidY: case S::ClusterNCtaidZ: v = 1; break;
+        case S::EnvReg: v = 0; break;
+        case S::Clock: case S::Clock64: case S::GlobalTimer: v = 0; break;
+      }
+      if (width <= 32 && (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt)) v &= 0xffffffffull;
+      d[l] = v;
+    }
+  }
+}
+
+void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
+  const ExecInst* code = kernel_.code.data();
+  uint64_t warp_count = 0, thread_count = 0;
+  try {
+    for (uint32_t budget = options_.time_slice; budget != 0 && w.status == Warp::Status::Running; --budget) {
+      const ExecInst& in = code[w.pc];
+      LaneMask m = w.active;
+      if (in.has_guard) {
+        const LaneMask g = w.preds[in.guard];
+        m &= in.guard_negated ? ~g : g;
+      }
+      w.exec = m;
+      ++warp_count;
+      thread_count += static_cast<uint64_t>(std::popcount(m));
+      if (trace_) (*trace_)(cta, w, w.pc);
+      if (in.is_control) {
+        in.fn(in, w);
+      } else {
+        if (m) in.fn(in, w);
+        ++w.pc;
+      }
+      ++w.clock;
+      if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
+    }
+  } catch (FaultException& f) {
+    counters.warp_instructions += warp_count;
+    counters.thread_instructions += thread_count;
+    throw LaunchFault{std::move(f.fault), w.warp_id, w.pc, {}};
+  }
+  counters.warp_instructions += warp_count;
+  counters.thread_instructions += thread_count;
+}
+
+void CtaRunner::run(CtaState& cta, RunCounters& counters) {
+  start(cta);
+  for (;;) {
+    bool ran = false;
+    bool all_exited = true;
+    for (Warp& w : warps_) {
+      if (w.status == Warp::Status::Exited) continue;
+      all_exited = false;
+      if (w.status != Warp::Status::Running) continue;
+      ran = true;
+      run_warp(w, cta, counters);
+    }
+    if (all_exited) return;
+    if (!ran) report_deadlock(cta);
+  }
+}
+
+void CtaRunner::report_deadlock(const CtaState& cta) {
+  LaunchFault f;
+  f.fault.kind = FaultKind::Deadlock;
+  f.fault.detail = "every live warp waits at a barrier that can no longer complete";
+  for (const Warp& w : warps_) {
+    if (w.status == Warp::Status::Exited) continue;
+    f.warp_states.push_back(fmt::format("warp {}: pc {} active {:#x} waiting at barrier {} ({} of {} warps arrived)",
+                                        w.warp_id, w.pc, w.active, w.barrier_id,
+                                        cta.barriers.state()[w.barrier_id].arrived, cta.live_warps));
+  }
+  f.warp = 0;
+  f.pc = warps_.empty() ? 0 : warps_[0].pc;
+  throw f;
+}
+
+}  // namespace lockstep::func

@@ -1,0 +1,53 @@
+#include "func/device_memory.h"
+
+#include <algorithm>
+
+namespace lockstep::func {
+
+uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
+  align = std::max<uint64_t>(align, 256);
+  const uint64_t base = (next_ + align - 1) / align * align;
+  const uint64_t bytes = std::max<uint64_t>(size, 1);
+  Allocation a;
+  a.base = base;
+  a.size = size;
+  a.bytes = std::make_unique<uint8_t[]>(bytes);  // value-initialised: zero
+  allocations_.emplace(base, std::move(a));
+  // Leave a gap after every allocation so that small overruns fault instead of landing in
+  // the next buffer, as a memory checker would report them.
+  next_ = base + (bytes + 255) / 256 * 256 + 256;
+  bytes_allocated_ += size;
+  return base;
+}
+
+bool DeviceMemory::release(uint64_t addr) {
+  auto it = allocations_.find(addr);
+  if (it == allocations_.end()) return false;
+  bytes_allocated_ -= it->second.size;
+  allocations_.erase(it);
+  cache_base_ = cache_size_ = 0;
+  cache_bytes_ = nullptr;
+  return true;
+}
+
+const DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr) const {
+  auto it = allocations_.upper_bound(addr);
+  if (it == allocations_.begin()) return nullptr;
+  --it;
+  const Allocation& a = it->second;
+  if (addr - a.base < a.size) return &a;
+  return nullptr;
+}
+
+uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint64_t size) {
+  const Allocation* a = find(addr);
+  if (a == nullptr) return nullptr;
+  const uint64_t rel = addr - a->base;
+  if (size > a->size - rel) return nullptr;
+  cache_base_ = a->base;
+  cache_size_ = a->size;
+  cache_bytes_ = a->bytes.get();
+  return cache_bytes_ + rel;
+}
+
+}  // namespace lockstep::func

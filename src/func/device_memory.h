@@ -1,0 +1,54 @@
+#pragma once
+// Device global memory: a set of allocations in a 64-bit device address space. Module
+// variables (.global, .const) live here too, so their addresses are ordinary device addresses.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace lockstep::func {
+
+// Generic-address windows (cvta): shared and local addresses map into these ranges; anything
+// else is a global address.
+inline constexpr uint64_t kSharedWindow = 0x0000'5000'0000'0000ull;
+inline constexpr uint64_t kLocalWindow = 0x0000'6000'0000'0000ull;
+inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;  // 4 GiB each
+inline constexpr uint64_t kGlobalBase = 0x0000'7000'0000'0000ull;
+
+class DeviceMemory {
+ public:
+  struct Allocation {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    std::unique_ptr<uint8_t[]> bytes;
+  };
+
+  // Zero-filled allocation; returns its device address (aligned to `align`, at least 256).
+  uint64_t allocate(uint64_t size, uint64_t align = 256);
+  // Frees the allocation starting at addr; false if addr is not the start of one.
+  bool release(uint64_t addr);
+
+  // Host pointer to [addr, addr + size) when it lies inside one allocation, else nullptr.
+  uint8_t* translate(uint64_t addr, uint64_t size) {
+    const uint64_t rel = addr - cache_base_;
+    if (rel < cache_size_ && size <= cache_size_ - rel) return cache_bytes_ + rel;
+    return translate_slow(addr, size);
+  }
+
+  // The allocation containing addr, if any (for fault reports and cudaPointerGetAttributes).
+  const Allocation* find(uint64_t addr) const;
+  uint64_t bytes_allocated() const { return bytes_allocated_; }
+
+ private:
+  uint8_t* translate_slow(uint64_t addr, uint64_t size);
+
+  std::map<uint64_t, Allocation> allocations_;  // by base
+  uint64_t next_ = kGlobalBase;
+  uint64_t bytes_allocated_ = 0;
+  // One-entry translation cache: most accesses of a warp hit the same allocation.
+  uint64_t cache_base_ = 0;
+  uint64_t cache_size_ = 0;
+  uint8_t* cache_bytes_ = nullptr;
+};
+
+}  // namespace lockstep::func

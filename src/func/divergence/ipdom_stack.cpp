@@ -1,0 +1,112 @@
+// The IPDOM SIMT stack (seed 001 §3.3.2): entries of (next PC, reconvergence PC, active mask).
+// A divergent branch turns the current entry into the reconvergence entry and pushes the
+// taken path, then the fall-through path on top, so the fall-through path runs first; an
+// entry is popped when its PC reaches its reconvergence PC. Calls push a boundary entry so
+// that a recursive activation can never match its caller's reconvergence PCs.
+#include <stdexcept>
+
+#include "fmt/format.h"
+#include "func/divergence/divergence_unit.h"
+#include "func/warp.h"
+
+namespace lockstep::func {
+
+namespace {
+
+class IpdomStack final : public DivergenceUnit {
+ public:
+  void reset(Warp& w, LaneMask lanes, ir::Pc entry) override {
+    stack_.clear();
+    stack_.push_back({entry, ir::kNoPc, lanes, false});
+    sync(w);
+  }
+
+  void branch(Warp& w, LaneMask taken, ir::Pc target, ir::Pc fallthrough,
+              ir::Pc reconverge) override {
+    Entry& top = stack_.back();
+    const LaneMask not_taken = top.mask & ~taken;
+    if (taken == 0 || not_taken == 0) {
+      top.pc = taken ? target : fallthrough;
+      sync(w);
+      return;
+    }
+    top.pc = reconverge;
+    stack_.push_back({target, reconverge, taken, false});
+    stack_.push_back({fallthrough, reconverge, not_taken, false});
+    sync(w);
+  }
+
+  void reconverge(Warp& w) override {
+    stack_.back().pc = w.pc;  // the warp's PC is authoritative for the running path
+    while (stack_.size() > 1 && stack_.back().pc == stack_.back().reconverge &&
+           !stack_.back().is_call) {
+      stack_.pop_back();
+    }
+    drop_empty();
+    sync(w);
+  }
+
+  void call(Warp& w, ir::Pc entry, ir::Pc return_pc) override {
+    stack_.back().pc = return_pc;
+    stack_.push_back({entry, ir::kNoPc, stack_.back().mask, true});
+    sync(w);
+  }
+
+  void return_from_call(Warp& w) override {
+    if (stack_.empty() || !stack_.back().is_call)
+      throw std::logic_error("ipdom-stack: return without a call entry on top");
+    stack_.pop_back();
+    drop_empty();
+    sync(w);
+  }
+
+  void exit_lanes(Warp& w, LaneMask lanes) override {
+    stack_.back().pc = w.pc;
+    for (Entry& e : stack_) e.mask &= ~lanes;
+    drop_empty();
+    sync(w);
+  }
+
+  std::vector<std::string> describe() const override {
+    std::vector<std::string> lines;
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+      lines.push_back(fmt::format("pc {} reconverge {} mask {:#x}{}", it->pc,
+                                  it->reconverge == ir::kNoPc ? std::string("-")
+                                                              : std::to_string(it->reconverge),
+                                  it->mask, it->is_call ? " (call)" : ""));
+    }
+    return lines;
+  }
+
+ private:
+  struct Entry {
+    ir::Pc pc;
+    ir::Pc reconverge;
+    LaneMask mask;
+    bool is_call;
+  };
+
+  // Paths whose lanes all exited disappear; a call entry emptied this way is left for the
+  // engine to unwind (its frame must be popped too), so only plain entries are dropped here.
+  void drop_empty() {
+    while (stack_.size() > 1 && stack_.back().mask == 0 && !stack_.back().is_call) stack_.pop_back();
+  }
+
+  void sync(Warp& w) const {
+    const Entry& top = stack_.back();
+    w.pc = top.pc;
+    w.active = top.mask;
+    w.reconverge_at = top.is_call ? ir::kNoPc : top.reconverge;
+  }
+
+  std::vector<Entry> stack_;
+};
+
+}  // namespace
+
+std::unique_ptr<DivergenceUnit> make_divergence_unit(const std::string& name) {
+  if (name == "ipdom-stack") return std::make_unique<IpdomStack>();
+  throw std::invalid_argument("unknown divergence unit '" + name + "'; known: ipdom-stack");
+}
+
+}  // namespace lockstep::func

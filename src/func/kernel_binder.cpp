@@ -1,0 +1,21 @@
+#include "func/kernel_binder.h"
+
+namespace lockstep::func {
+
+BoundKernel bind_kernel(const ir::KernelProgram& program, const OpTable& table,
+                        std::function<uint64_t(uint32_t)> global_address) {
+  BoundKernel kernel;
+  kernel.program = &program;
+  kernel.slot_count = program.slot_count;
+  kernel.pred_count = program.pred_count;
+  kernel.code.reserve(program.code.size());
+  BindContext ctx(kernel, program, std::move(global_address));
+  for (ir::Pc pc = 0; pc < program.code.size(); ++pc) {
+    ExecInst e = table.bind(program.code[pc], ctx);
+    e.pc = pc;
+    kernel.code.push_back(e);
+  }
+  return kernel;
+}
+
+}  // namespace lockstep::func
