@@ -159,11 +159,15 @@ void CtaRunner::report_deadlock(const CtaState& cta) {
   for (const Warp& w : warps_) {
     if (w.status == Warp::Status::Exited) continue;
     f.warp_states.push_back(fmt::format("warp {}: pc {} active {:#x} waiting at barrier {} ({} of {} warps arrived)",
-                                        w.warp_id, w.pc, w.active, w.barrier_id,
+                                        w.warp_id, w.barrier_pc, w.active, w.barrier_id,
                                         cta.barriers.state()[w.barrier_id].arrived, cta.live_warps));
   }
-  f.warp = 0;
-  f.pc = warps_.empty() ? 0 : warps_[0].pc;
+  for (const Warp& w : warps_) {
+    if (w.status == Warp::Status::Exited) continue;
+    f.warp = w.warp_id;
+    f.pc = w.barrier_pc;
+    break;
+  }
   throw f;
 }
 

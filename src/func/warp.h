@@ -104,6 +104,7 @@ class Warp {
   std::vector<uint8_t> local_memory;  // width * stack_size, lane-major
   enum class Status : uint8_t { Running, AtBarrier, Exited } status = Status::Running;
   uint32_t barrier_id = 0;           // barrier the warp waits on
+  ir::Pc barrier_pc = 0;             // the barrier instruction it waits at
   // bar.red: where this warp receives the reduction when its barrier completes.
   BarrierReduction pending_reduction = BarrierReduction::None;
   uint32_t reduction_dst = 0;        // slot (popc) or predicate index (and/or)

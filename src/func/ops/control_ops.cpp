@@ -204,6 +204,7 @@ void barrier_h(const ExecInst& in, Warp& w) {
     w.reduction_dst = in.d[0];
     w.reduction_lanes = w.exec;
   }
+  w.barrier_pc = in.pc;
   w.cta->barriers.arrive(*w.cta->warps, w, id, expected, kWait, kRed, predicate);
 }
 

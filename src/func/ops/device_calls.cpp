@@ -30,6 +30,10 @@ std::string read_string(Warp& w, uint64_t addr, uint32_t lane) {
   return s;
 }
 
+// The conversion specs come from the device program at run time, so the host printf calls
+// below cannot have literal formats; each spec is rebuilt from a checked conversion letter.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 // Formats one lane's printf the way CUDA does: the argument buffer holds each argument at
 // an offset aligned to its size; integers without l/ll are 4 bytes, floating values are
 // doubles, %s and %p are 8-byte pointers.
@@ -125,6 +129,8 @@ std::string format_printf(Warp& w, const std::string& format, uint64_t args, uin
   }
   return out;
 }
+
+#pragma GCC diagnostic pop
 
 // table: [format offset, args offset, result offset or ~0u] (offsets in the caller frame)
 void vprintf_h(const ExecInst& in, Warp& w) {

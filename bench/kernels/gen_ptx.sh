@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Regenerates the benchmark PTX (needs nvcc; the result is committed).
+set -euo pipefail
+cd "$(dirname "$0")"
+nvcc -ptx -O3 -arch=compute_80 bench.cu -o bench.ptx

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The full test job (what CI runs): release build + every test, the unit tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer, and a bounded libFuzzer run over the parser.
+# FUZZ_SECONDS (default 60) bounds the fuzzer; SKIP_SANITIZE=1 / SKIP_FUZZ=1 skip stages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON \
+        -DLOCKSTEP_BENCH=OFF > /dev/null
+  cmake --build build-asan -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow
+fi
+
+if [ "${SKIP_FUZZ:-0}" != 1 ]; then
+  bash fuzz/run.sh "${FUZZ_SECONDS:-60}"
+fi
+echo "all tests passed"

@@ -1,0 +1,139 @@
+#pragma once
+// Per-space access to memory for the memory family's handlers (ld/st/atom/cp.async).
+//
+// An Access<S> is built once per instruction and turns a lane's address into a host pointer.
+// The common cases are resolved inline (global memory through DeviceMemory's one-entry
+// translation cache, shared memory straight from the CTA's buffer); everything else, and every
+// failing access, goes through the Warp accessors, which raise the out-of-bounds fault. The
+// alignment check is done here so that a misaligned access always reports FaultKind::Misaligned
+// with the space it was made in.
+#include <algorithm>
+#include <cstdint>
+
+#include "func/device_memory.h"
+#include "func/exec_inst.h"
+#include "func/warp.h"
+
+namespace lockstep::func::memory {
+
+// Where a handler's addresses point. Const data lives in device memory, so .const accesses use
+// Global; .param accesses of call frames use Local with the frame base added (see frame_bias).
+enum class Space : uint8_t { Global, Shared, Local, Generic, Param };
+
+const char* space_name(Space space);
+
+// Raises FaultKind::Misaligned (kept out of line: it is the cold path of every access).
+[[noreturn]] void fault_misaligned(Warp& w, uint32_t lane, uint64_t address, uint32_t size,
+                                   Space space);
+
+inline bool misaligned(uint64_t address, uint32_t align) { return (address & (align - 1)) != 0; }
+
+// The constant added to a lane's base register: the instruction's offset plus, for frame
+// relative accesses (ExecInst::aux2 bit 0: .local variables and .param of .func/call
+// sequences), the current call frame's base.
+inline uint64_t frame_bias(const ExecInst& in, const Warp& w) {
+  const uint64_t frame = (in.aux2 & 1) ? w.frame_base() : 0;
+  return static_cast<uint64_t>(in.offset) + frame;
+}
+
+template <Space S>
+class Access;
+
+template <>
+class Access<Space::Global> {
+ public:
+  explicit Access(Warp& w) : w_(w), memory_(*w.launch->memory) {}
+  uint8_t* at(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
+    if (misaligned(addr, align)) [[unlikely]] fault_misaligned(w_, lane, addr, size, Space::Global);
+    if (uint8_t* p = memory_.translate(addr, size)) [[likely]] return p;
+    return w_.global(addr, size, align, lane);
+  }
+
+ private:
+  Warp& w_;
+  DeviceMemory& memory_;
+};
+
+template <>
+class Access<Space::Shared> {
+ public:
+  explicit Access(Warp& w)
+      : w_(w),
+        bytes_(w.cta->shared.data()),
+        limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())) {}
+  uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
+    if (misaligned(offset, align)) [[unlikely]] {
+      fault_misaligned(w_, lane, offset, size, Space::Shared);
+    }
+    if (offset < limit_ && size <= limit_ - offset) [[likely]] return bytes_ + offset;
+    return w_.shared(offset, size, align, lane);
+  }
+
+ private:
+  Warp& w_;
+  uint8_t* bytes_;
+  uint64_t limit_;
+};
+
+template <>
+class Access<Space::Local> {
+ public:
+  explicit Access(Warp& w) : w_(w) {}
+  uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
+    if (misaligned(offset, align)) [[unlikely]] fault_misaligned(w_, lane, offset, size, Space::Local);
+    return w_.local(offset, size, align, lane);
+  }
+
+ private:
+  Warp& w_;
+};
+
+// Generic addresses: the shared and local windows of device_memory.h, global elsewhere.
+template <>
+class Access<Space::Generic> {
+ public:
+  explicit Access(Warp& w)
+      : w_(w),
+        memory_(*w.launch->memory),
+        shared_(w.cta->shared.data()),
+        shared_limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())) {}
+  uint8_t* at(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
+    if (misaligned(addr, align)) [[unlikely]] {
+      fault_misaligned(w_, lane, addr, size, Space::Generic);
+    }
+    const uint64_t shared_offset = addr - kSharedWindow;
+    if (shared_offset < kWindowSize) {
+      if (shared_offset < shared_limit_ && size <= shared_limit_ - shared_offset) {
+        return shared_ + shared_offset;
+      }
+    } else if (addr - kLocalWindow >= kWindowSize) {
+      if (uint8_t* p = memory_.translate(addr, size)) [[likely]] return p;
+    }
+    return w_.generic(addr, size, align, lane);
+  }
+
+ private:
+  Warp& w_;
+  DeviceMemory& memory_;
+  uint8_t* shared_;
+  uint64_t shared_limit_;
+};
+
+// The kernel parameter buffer: read only, the same bytes for every lane.
+template <>
+class Access<Space::Param> {
+ public:
+  explicit Access(Warp& w) : w_(w), bytes_(w.params()), size_(w.launch->param_size) {}
+  const uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
+    if (misaligned(offset, align)) [[unlikely]] fault_misaligned(w_, lane, offset, size, Space::Param);
+    if (offset < size_ && size <= size_ - offset) [[likely]] return bytes_ + offset;
+    w_.fault(FaultKind::OutOfBounds, lane, offset, size, "param");
+  }
+
+ private:
+  Warp& w_;
+  const uint8_t* bytes_;
+  uint64_t size_;
+};
+
+}  // namespace lockstep::func::memory

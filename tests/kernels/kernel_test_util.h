@@ -1,0 +1,151 @@
+#pragma once
+// Shared code for the tests/kernels program tests: the (architecture, warp size) parameter
+// space, a fixture that owns an Engine configured for one parameter, a portable deterministic
+// random generator, and vector comparisons that report the first mismatch instead of
+// thousands of lines.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "common/harness.h"
+#include "engine/engine.h"
+
+namespace lockstep::test {
+
+// One run of a program: which committed PTX (sm_XX) and which engine warp size.
+struct KernelCase {
+  int sm = 80;
+  uint32_t warp_size = 32;
+};
+
+inline void PrintTo(const KernelCase& c, std::ostream* os) {
+  *os << "sm_" << c.sm << "/warp" << c.warp_size;
+}
+
+// Whether a program uses warp-level operations (shfl, vote, match, redux, activemask, wmma).
+// Those only make sense at the hardware warp size of 32; everything else must also give the
+// same results at warp sizes 8 and 64.
+enum class WarpOps { kNone, kUsed };
+
+inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
+                                            std::initializer_list<int> archs = {75, 80, 90}) {
+  std::vector<KernelCase> cases;
+  for (int sm : archs) {
+    cases.push_back({sm, 32});
+    if (warp_ops == WarpOps::kNone) {
+      cases.push_back({sm, 8});
+      cases.push_back({sm, 64});
+    }
+  }
+  return cases;
+}
+
+// Test-name suffix for INSTANTIATE_TEST_SUITE_P, e.g. "sm80_warp32".
+inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
+  return "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
+}
+
+// Fixture: an Engine built with the parameter's warp size. load() reads the committed PTX of a
+// program for the parameter's architecture.
+class KernelProgramTest : public ::testing::TestWithParam<KernelCase> {
+ protected:
+  static EngineOptions options_for(const KernelCase& c) {
+    EngineOptions options;
+    options.warp_size = c.warp_size;
+    return options;
+  }
+
+  ModuleId load(const std::string& program) {
+    return engine_.load_ptx_file(kernel_ptx_path(program, GetParam().sm));
+  }
+
+  Engine engine_{options_for(GetParam())};
+};
+
+// splitmix64: identical sequences on every platform and standard library (unlike the
+// std:: distributions), so test inputs are the same everywhere.
+class TestRng {
+ public:
+  explicit TestRng(uint64_t seed) : state_(seed) {}
+
+  uint64_t next_u64() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint32_t next_u32() { return static_cast<uint32_t>(next_u64() >> 32); }
+  // Uniform integer in [lo, hi] (hi - lo < 2^32; the tiny modulo bias does not matter here).
+  int32_t range(int32_t lo, int32_t hi) {
+    uint64_t span = static_cast<uint64_t>(static_cast<int64_t>(hi) - lo) + 1;
+    return static_cast<int32_t>(lo + static_cast<int64_t>(next_u64() % span));
+  }
+  // Uniform float in [lo, hi): 24 random mantissa bits scaled, so every value is exact.
+  float uniform(float lo, float hi) {
+    float unit = static_cast<float>(next_u32() >> 8) * (1.0f / 16777216.0f);
+    return lo + (hi - lo) * unit;
+  }
+
+ private:
+  uint64_t state_;
+};
+
+template <class T>
+std::vector<T> random_ints(TestRng& rng, size_t count, int32_t lo, int32_t hi) {
+  std::vector<T> v(count);
+  for (auto& x : v) x = static_cast<T>(rng.range(lo, hi));
+  return v;
+}
+
+inline std::vector<float> random_floats(TestRng& rng, size_t count, float lo, float hi) {
+  std::vector<float> v(count);
+  for (auto& x : v) x = rng.uniform(lo, hi);
+  return v;
+}
+
+template <class T>
+uint64_t bits_of(const T& value) {
+  static_assert(sizeof(T) <= sizeof(uint64_t));
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+
+// Exact equality of two vectors, by bit pattern (so -0.0f != +0.0f and NaNs compare): reports
+// the number of mismatches and the first one.
+template <class T>
+::testing::AssertionResult same_bits(const std::vector<T>& actual, const std::vector<T>& expected) {
+  if (actual.size() != expected.size()) {
+    return ::testing::AssertionFailure()
+           << "size " << actual.size() << " != expected size " << expected.size();
+  }
+  size_t mismatches = 0, first = 0;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (bits_of(actual[i]) != bits_of(expected[i])) {
+      if (mismatches == 0) first = i;
+      ++mismatches;
+    }
+  }
+  if (mismatches == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << mismatches << " of " << actual.size() << " elements differ; first at [" << first
+         << "]: got " << +actual[first] << " expected " << +expected[first];
+}
+
+// A float product rounded on its own: the volatile store keeps the host compiler from fusing
+// it into a following add (matches a PTX mul.f32 that nvcc did not contract).
+inline float mul_rn(float a, float b) {
+  volatile float product = a * b;
+  return product;
+}
+
+// Ceiling division for grid sizes.
+inline uint32_t blocks_for(uint64_t items, uint32_t per_block) {
+  return static_cast<uint32_t>((items + per_block - 1) / per_block);
+}
+
+}  // namespace lockstep::test
