@@ -176,6 +176,13 @@ TEST(FloatCvt, PackingTf32AndFp8) {
             (std::vector<uint64_t>{0x3c7b, 0x7b7f}));
   EXPECT_EQ(run("cvt.rn.f16x2.e4m3x2 %o32, %a16;", Out::B32, {0x38fe}),
             (std::vector<uint64_t>{0x3c00df00}));
+  EXPECT_EQ(run("cvt.rn.satfinite.e4m3x2.f16x2 %o16, %a32;", Out::B16, {0x3c00df00}),
+            (std::vector<uint64_t>{0x38fe}));
+  EXPECT_EQ(run("cvt.rn.satfinite.relu.e5m2x2.f16x2 %o16, %a32;", Out::B16, {0x7c00bc00}),
+            (std::vector<uint64_t>{0x7b00}));
+  // A special register is a valid source.
+  EXPECT_EQ(run("cvt.rn.f32.u32 %fo, %tid.x;", Out::F32, {0, 0, 0}),
+            (std::vector<uint64_t>{f32(0.0f), f32(1.0f), f32(2.0f)}));
 }
 
 TEST(FloatCvt, Errors) {

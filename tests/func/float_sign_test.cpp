@@ -41,6 +41,20 @@ TEST(FloatSign, MinMaxF32) {
   EXPECT_EQ(run("max.xorsign.abs.f32 %fo, %fa, %fb;", Out::F32, a, b)[5], f32(-3.0f));
 }
 
+TEST(FloatSign, MinMaxThreeInputs) {
+  const std::vector<uint64_t> a = {f32(1.0f), f32(NAN), f32(NAN), f32(-5.0f)};
+  const std::vector<uint64_t> b = {f32(-2.0f), f32(NAN), f32(3.0f), f32(4.0f)};
+  const std::vector<uint64_t> c = {f32(0.5f), f32(7.0f), f32(NAN), f32(-1.0f)};
+  EXPECT_EQ(run("min.f32 %fo, %fa, %fb, %fc;", Out::F32, a, b, c),
+            (std::vector<uint64_t>{f32(-2.0f), f32(7.0f), f32(3.0f), f32(-5.0f)}));
+  EXPECT_EQ(run("max.abs.f32 %fo, %fa, %fb, %fc;", Out::F32, a, b, c),
+            (std::vector<uint64_t>{f32(2.0f), f32(7.0f), f32(3.0f), f32(5.0f)}));
+  EXPECT_EQ(run("min.NaN.f32 %fo, %fa, %fb, %fc;", Out::F32, a, b, c),
+            (std::vector<uint64_t>{f32(-2.0f), kNaN32, kNaN32, f32(-5.0f)}));
+  EXPECT_EQ(load_error("min.xorsign.abs.f32 %fo, %fa, %fb, %fc;"),
+            "unsupported PTX instruction 'min.xorsign.abs.f32' at float_test.ptx:44");
+}
+
 TEST(FloatSign, MinMaxOtherTypes) {
   EXPECT_EQ(run("min.f64 %do, %da, %db;", Out::F64, {f64(1.0), f64(NAN)}, {f64(-1.0), f64(4.0)}),
             (std::vector<uint64_t>{f64(-1.0), f64(4.0)}));

@@ -31,7 +31,7 @@ inline std::string kernel_text(const std::string& body, Out out) {
     case Out::B64: break;
     case Out::Pred: store = "selp.u64 %o64, 1, 0, %po;\n"; break;
     case Out::PredPair:
-      store = "selp.u64 %o64, 1, 0, %po;\nselp.u64 %t64, 2, 0, %qo;\nor.b64 %o64, %o64, %t64;\n";
+      store = "selp.u64 %o64, 1, 0, %po;\nselp.u64 %q64, 2, 0, %qo;\nor.b64 %o64, %o64, %q64;\n";
       break;
   }
   return R"(.version 9.0
@@ -39,7 +39,7 @@ inline std::string kernel_text(const std::string& body, Out out) {
 .address_size 64
 .visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd, .param .u32 n)
 {
-  .reg .b64 %a64, %b64, %c64, %o64, %t64, %addr, %base;
+  .reg .b64 %a64, %b64, %c64, %o64, %q64, %t64, %addr, %base;
   .reg .b32 %a32, %b32, %c32, %o32, %i, %j, %n;
   .reg .b16 %a16, %b16, %c16, %o16;
   .reg .f32 %fa, %fb, %fc, %fo;

@@ -157,6 +157,24 @@ TEST(IntegerArith, SadAddsTheAbsoluteDifference) {
   }
 }
 
+// The lane loops cover partial warps and every supported warp width: same results as width 32.
+TEST(IntegerArith, ResultsDoNotDependOnWarpWidth) {
+  const std::string body = R"(
+  add.s32 %r1, %ra, %rb;        st.global.u32 [%out], %r1;
+  setp.lt.s32 %p1, %ra, %rb;
+  selp.b64 %rd1, %a, %b, %p1;   st.global.u64 [%out+8], %rd1;
+  @%p1 sub.s64 %rd2, %a, %c;    st.global.u64 [%out+16], %rd2;
+  mul.wide.u32 %rd3, %ra, %rc;  st.global.u64 [%out+24], %rd3;
+)";
+  const Inputs in = edge_pairs();
+  const auto reference = run(body, in, 4, 32);
+  for (uint32_t width : {4u, 8u, 16u, 64u}) EXPECT_EQ(run(body, in, 4, width), reference) << width;
+  for (size_t t = 0; t < in.size(); ++t) {
+    const bool lt = as<int32_t>(in.a[t]) < as<int32_t>(in.b[t]);
+    ASSERT_EQ(reference[t][2], lt ? in.a[t] - in.c[t] : 0u);  // guarded: only lt lanes write
+  }
+}
+
 TEST(IntegerArith, BadFormsAreLoadErrors) {
   EXPECT_NE(load_error("add.sat.u32 %r1, %ra, %rb;")
                 .find("unsupported PTX instruction 'add.sat.u32' at integer_test.ptx:"),

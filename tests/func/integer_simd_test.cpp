@@ -1,5 +1,5 @@
 // Packed forms: add/sub/min/max on .u16x2/.s16x2 (.relu), dp4a and dp2a in every signedness,
-// and the four-way video instructions (vabsdiff4 with merge and accumulate, the others).
+// and the video instructions (vabsdiff4 with merge and accumulate, the other vop4, vop2).
 #include "func/integer_test_util.h"
 
 namespace lockstep::test::integer {
@@ -8,6 +8,9 @@ namespace {
 int32_t half(uint32_t x, int i, bool is_signed) {
   const uint32_t h = (x >> (16 * i)) & 0xffff;
   return is_signed ? int32_t(int16_t(h)) : int32_t(h);
+}
+uint64_t halves(int32_t lo, int32_t hi) {
+  return (uint32_t(lo) & 0xffff) | ((uint32_t(hi) & 0xffff) << 16);
 }
 int32_t byte(uint32_t x, int i, bool is_signed) {
   const uint32_t b = (x >> (8 * i)) & 0xff;
@@ -77,7 +80,7 @@ TEST(IntegerSimd, DotProducts) {
   }
 }
 
-TEST(IntegerSimd, VideoFourWay) {
+TEST(IntegerSimd, VideoFourAndTwoWay) {
   const auto out = run(R"(
   vabsdiff4.u32.u32.u32 %r1, %ra, %rb, %rc;       st.global.u32 [%out], %r1;
   vabsdiff4.u32.u32.u32.add %r2, %ra, %rb, %rc;   st.global.u32 [%out+8], %r2;
@@ -87,8 +90,11 @@ TEST(IntegerSimd, VideoFourWay) {
   vavrg4.u32.u32.u32 %r6, %ra, %rb, %rc;          st.global.u32 [%out+40], %r6;
   vmin4.s32.s32.s32 %r7, %ra, %rb, %rc;           st.global.u32 [%out+48], %r7;
   vmax4.u32.u32.u32.add %r8, %ra, %rb, %rc;       st.global.u32 [%out+56], %r8;
+  vabsdiff2.s32.s32.s32.add %r9, %ra, %rb, %rc;   st.global.u32 [%out+64], %r9;
+  vadd2.s32.s32.s32.sat %r10, %ra, %rb, %rc;      st.global.u32 [%out+72], %r10;
+  vsub2.u32.u32.u32 %r11, %ra, %rb, %rc;          st.global.u32 [%out+80], %r11;
 )",
-                       edge_pairs(), 8);
+                       edge_pairs(), 11);
   const Inputs in = edge_pairs();
   for (size_t t = 0; t < in.size(); ++t) {
     const auto a = as<uint32_t>(in.a[t]), b = as<uint32_t>(in.b[t]), c = as<uint32_t>(in.c[t]);
@@ -117,7 +123,12 @@ TEST(IntegerSimd, VideoFourWay) {
         merge([](int32_t x, int32_t y) { return x - y; }, true, true),
         merge(avrg, false, false),
         merge([](int32_t x, int32_t y) { return std::min(x, y); }, true, false),
-        accumulate([](int32_t x, int32_t y) { return std::max(x, y); }, false)};
+        accumulate([](int32_t x, int32_t y) { return std::max(x, y); }, false),
+        uint32_t(c + uint32_t(std::abs(half(a, 0, true) - half(b, 0, true))) +
+                 uint32_t(std::abs(half(a, 1, true) - half(b, 1, true)))),
+        halves(std::clamp(half(a, 0, true) + half(b, 0, true), -32768, 32767),
+               std::clamp(half(a, 1, true) + half(b, 1, true), -32768, 32767)),
+        halves(half(a, 0, false) - half(b, 0, false), half(a, 1, false) - half(b, 1, false))};
     ASSERT_EQ(out[t], expect) << "a=" << std::hex << a << " b=" << b << " c=" << c;
   }
 }

@@ -72,10 +72,13 @@ inline std::string kernel_text(const std::string& body) {
 )";
 }
 
-// Runs `body` with one thread per input triple; returns out[thread][slot].
+// Runs `body` with one thread per input triple (one block, warps of `warp_size` lanes);
+// returns out[thread][slot].
 inline std::vector<std::vector<uint64_t>> run(const std::string& body, const Inputs& in,
-                                              uint32_t slots) {
-  Engine engine;
+                                              uint32_t slots, uint32_t warp_size = 32) {
+  EngineOptions options;
+  options.warp_size = warp_size;
+  Engine engine(options);
   const ModuleId m = engine.load_ptx(kernel_text(body), "integer_test.ptx");
   std::vector<uint64_t> packed;
   for (size_t i = 0; i < in.size(); ++i) {

@@ -92,8 +92,10 @@ TEST(MemoryAsync, CopiesAtIssueAndZeroFillsTheRest) {
 
 TEST(MemoryAsync, RejectsBulkFormsAndBadSizes) {
   auto kernel = [](const std::string& line) {
-    return module(".visible .entry k(.param .u64 p) {\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
-                  "  ld.param.u64 %rd1, [p];\n  " + line + "\n  ret;\n}\n");
+    return module(
+        ".visible .entry k(.param .u64 p) {\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [p];\n  " +
+        line + "\n  ret;\n}\n");
   };
   EXPECT_EQ(load_error(kernel("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
                               "[%r1], [%rd1], 256, [%r2];")),

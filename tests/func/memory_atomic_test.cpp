@@ -136,7 +136,7 @@ TEST(MemoryAtomic, IntegerOperationsUnderContention) {
   EXPECT_EQ(field<uint64_t>(r, 72), band64);
   EXPECT_EQ(field<uint64_t>(r, 80), bor64);
   EXPECT_EQ(field<uint64_t>(r, 88), bxor64);
-  EXPECT_EQ(field<uint32_t>(r, 96), n % 101);                // inc wraps after 100
+  EXPECT_EQ(field<uint32_t>(r, 96), n % 101);                   // inc wraps after 100
   EXPECT_EQ(field<uint32_t>(r, 100), (5 + 101 * 4 - n) % 101);  // dec wraps below 0 to 100
   EXPECT_EQ(field<uint32_t>(r, 108), 2 * n);
   EXPECT_EQ(field<int64_t>(r, 112), smax64);
@@ -322,7 +322,8 @@ TEST(MemoryAtomic, FloatAddsRoundAsTheDeviceDoes) {
   red.global.add.noftz.bf16x2 [%rd1+28], %r3;
   ret;
 }
-)", "sm_90");
+)",
+                                  "sm_90");
   Engine engine;
   ModuleId m = engine.load_ptx(text, "accumulate.ptx");
   DeviceBuffer<uint8_t> cells(engine, 32);
@@ -330,9 +331,9 @@ TEST(MemoryAtomic, FloatAddsRoundAsTheDeviceDoes) {
   const std::vector<uint8_t> r = cells.download();
   EXPECT_EQ(field<float>(r, 0), 192.0f);
   EXPECT_EQ(field<double>(r, 8), 96.0);
-  EXPECT_EQ(field<uint16_t>(r, 16), 0x5E00);      // 384.0
+  EXPECT_EQ(field<uint16_t>(r, 16), 0x5E00);       // 384.0
   EXPECT_EQ(field<uint32_t>(r, 20), 0x5E005A00u);  // {384.0, 192.0}
-  EXPECT_EQ(field<uint16_t>(r, 24), 0x4380);      // 256.0
+  EXPECT_EQ(field<uint16_t>(r, 24), 0x4380);       // 256.0
   EXPECT_EQ(field<uint32_t>(r, 28), 0x43804300u);  // {256.0, 128.0}
 }
 
@@ -369,7 +370,8 @@ TEST(MemoryAtomic, SingleAddsRoundToNearestEvenAndF32FlushesSubnormals) {
   st.global.f64 [%rd3+32], %fd2;
   ret;
 }
-)", "sm_90");
+)",
+                                  "sm_90");
   Engine engine;
   ModuleId m = engine.load_ptx(text, "rounding.ptx");
   std::vector<uint8_t> init(40, 0), in(40, 0);
@@ -377,7 +379,7 @@ TEST(MemoryAtomic, SingleAddsRoundToNearestEvenAndF32FlushesSubnormals) {
   set_field<uint32_t>(in, 0, 0x33800000u);
   set_field<uint32_t>(init, 4, 0x3f800000u);  // 1.0 + 3 * 2^-24 -> 1 + 2^-22
   set_field<uint32_t>(in, 4, 0x34400000u);
-  set_field<uint32_t>(init, 8, 0u);           // 0 + smallest subnormal -> flushed: 0
+  set_field<uint32_t>(init, 8, 0u);  // 0 + smallest subnormal -> flushed: 0
   set_field<uint32_t>(in, 8, 0x00000001u);
   set_field<uint32_t>(init, 12, 0x00c00000u);  // 1.5 * 2^-126 - 2^-126: subnormal sum -> 0
   set_field<uint32_t>(in, 12, 0x80800000u);
@@ -393,7 +395,7 @@ TEST(MemoryAtomic, SingleAddsRoundToNearestEvenAndF32FlushesSubnormals) {
   set_field<uint16_t>(in, 24, 0x3B80);
   set_field<uint16_t>(init, 26, 0x3F80);  // bf16 1 + 3 * 2^-8 -> 1 + 2^-6
   set_field<uint16_t>(in, 26, 0x3C40);
-  set_field<double>(init, 32, 1.0);       // 1 + 2^-53 -> 1 (tie to even)
+  set_field<double>(init, 32, 1.0);  // 1 + 2^-53 -> 1 (tie to even)
   set_field<double>(in, 32, 0x1p-53);
   DeviceBuffer<uint8_t> cells(engine, init), addends(engine, in), olds(engine, 40);
   launch_ok(engine, m, "rounding", {1}, {1}, {cells.arg(), addends.arg(), olds.arg()});
@@ -424,7 +426,8 @@ TEST(MemoryAtomic, VectorF32AddsOnSm90) {
   st.global.v2.f32 [%rd1+8], {%f1, %f2};
   ret;
 }
-)", "sm_90");
+)",
+                                  "sm_90");
   Engine engine;
   ModuleId m = engine.load_ptx(text, "vec.ptx");
   DeviceBuffer<float> cells(engine, std::vector<float>{10, 20, 0, 0, 0, 0, 0, 0});
@@ -434,8 +437,10 @@ TEST(MemoryAtomic, VectorF32AddsOnSm90) {
 
 TEST(MemoryAtomic, RejectsFormsTheIsaDoesNotHave) {
   auto kernel = [](const std::string& line) {
-    return module(".visible .entry k(.param .u64 p) {\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
-                  "  ld.param.u64 %rd1, [p];\n  " + line + "\n  ret;\n}\n");
+    return module(
+        ".visible .entry k(.param .u64 p) {\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [p];\n  " +
+        line + "\n  ret;\n}\n");
   };
   EXPECT_EQ(load_error(kernel("atom.global.add.u32 %r1, [%rd1];")),
             "expected 3 operands for 'atom.global.add.u32', got 2");

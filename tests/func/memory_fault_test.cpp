@@ -47,8 +47,8 @@ FaultRun run_case(const std::string& line, Dim3 grid, Dim3 block, uint32_t buffe
 }
 
 TEST(MemoryFault, MisalignedGlobalLoadNamesTheThread) {
-  const FaultRun r = run_case("setp.eq.u32 %p1, %r1, 5;\n  @%p1 ld.global.u32 %r5, [%rd1+2];",
-                    {1}, {8});
+  const FaultRun r =
+      run_case("setp.eq.u32 %p1, %r1, 5;\n  @%p1 ld.global.u32 %r5, [%rd1+2];", {1}, {8});
   ASSERT_TRUE(r.result.fault.has_value());
   const FaultReport& f = *r.result.fault;
   EXPECT_EQ(f.kind, "misaligned access");
@@ -80,9 +80,10 @@ TEST(MemoryFault, OutOfBoundsGlobalStoreStopsAtTheFirstLaneOutside) {
 }
 
 TEST(MemoryFault, FaultInALaterBlock) {
-  const FaultRun r = run_case("mov.u32 %r6, %ctaid.x;\n  setp.eq.u32 %p1, %r6, 2;\n"
-                    "  @%p1 atom.global.add.u32 %r5, [%rd3+1], 1;",
-                    {3}, {4});
+  const FaultRun r = run_case(
+      "mov.u32 %r6, %ctaid.x;\n  setp.eq.u32 %p1, %r6, 2;\n"
+      "  @%p1 atom.global.add.u32 %r5, [%rd3+1], 1;",
+      {3}, {4});
   ASSERT_TRUE(r.result.fault.has_value());
   EXPECT_EQ(r.result.fault->kind, "misaligned access");
   EXPECT_EQ(r.result.fault->block.x, 2u);
@@ -100,9 +101,10 @@ TEST(MemoryFault, SharedAccessPastTheCtaWindow) {
 }
 
 TEST(MemoryFault, MisalignedGenericSharedAccess) {
-  const FaultRun r = run_case("mov.u64 %rd5, tile;\n"
-                    "  cvta.shared.u64 %rd4, %rd5;\n  ld.u64 %rd6, [%rd4+4];",
-                    {1}, {1});
+  const FaultRun r = run_case(
+      "mov.u64 %rd5, tile;\n"
+      "  cvta.shared.u64 %rd4, %rd5;\n  ld.u64 %rd6, [%rd4+4];",
+      {1}, {1});
   ASSERT_TRUE(r.result.fault.has_value());
   EXPECT_EQ(r.result.fault->kind, "misaligned access");
   EXPECT_EQ(r.result.fault->space, "generic");

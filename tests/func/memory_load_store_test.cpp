@@ -51,7 +51,7 @@ TEST(MemoryLoadStore, ExtendsNarrowLoadsToTheDestinationWidth) {
   EXPECT_EQ(r[4], 0x0000000092345678ull);
   EXPECT_EQ(r[5], 0xffffff80'007fff80ull);  // s8 -> 16-bit 0xff80, b8 0x007f, then the s8 u32
   EXPECT_EQ(r[6], 0x8807060504030201ull);
-  EXPECT_EQ(r[7] & 0xff, 0x78u);             // st.u8 stores the low byte of a wider register
+  EXPECT_EQ(r[7] & 0xff, 0x78u);  // st.u8 stores the low byte of a wider register
 }
 
 TEST(MemoryLoadStore, VectorsCopyEveryElement) {
@@ -99,7 +99,7 @@ TEST(MemoryLoadStore, VectorsCopyEveryElement) {
     for (int e = 0; e < 4; ++e) {
       EXPECT_EQ(0, std::memcmp(dst + 16 + 4 * e, src + 4 * (3 - e), 4)) << t;  // u32 reversed
       EXPECT_EQ(0, std::memcmp(dst + 4 * e, src + 16 + 4 * e, 4)) << t;        // f32 in order
-      EXPECT_EQ(dst[48 + e], src[48 + 3 - e]) << t;                              // u8 reversed
+      EXPECT_EQ(dst[48 + e], src[48 + 3 - e]) << t;                            // u8 reversed
     }
     EXPECT_EQ(0, std::memcmp(dst + 32, src + 40, 8)) << t;
     EXPECT_EQ(0, std::memcmp(dst + 40, src + 32, 8)) << t;
@@ -276,14 +276,17 @@ TEST(MemoryLoadStore, AcceptsCacheAndOrderingQualifiers) {
   DeviceBuffer<uint32_t> buf(engine, init);
   launch_ok(engine, m, "qualified", {1}, {1}, {buf.arg()});
   const std::vector<uint32_t> r = buf.download();
-  const std::vector<uint32_t> expected = {10, 11, 12, 13, 13, 0, 10, 11, 11, 12, 13, 11, 12, 13, 10, 10};
+  const std::vector<uint32_t> expected = {10, 11, 12, 13, 13, 0,  10, 11,
+                                          11, 12, 13, 11, 12, 13, 10, 10};
   EXPECT_EQ(r, expected);
 }
 
 TEST(MemoryLoadStore, RejectsUnknownFormsWithLocatedErrors) {
   auto kernel = [](const std::string& line) {
-    return module(".visible .entry k(.param .u64 p) {\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
-                  "  ld.param.u64 %rd1, [p];\n  " + line + "\n  ret;\n}\n");
+    return module(
+        ".visible .entry k(.param .u64 p) {\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [p];\n  " +
+        line + "\n  ret;\n}\n");
   };
   EXPECT_EQ(load_error(kernel("ld.global.bogus.u32 %r1, [%rd1];")),
             "unsupported PTX instruction 'ld.global.bogus.u32' at test.ptx:8");
@@ -301,8 +304,9 @@ TEST(MemoryLoadStore, RejectsUnknownFormsWithLocatedErrors) {
             "unsupported PTX instruction 'ld.global.release.u32' at test.ptx:8");
   EXPECT_EQ(load_error(kernel("st.const.u32 [%rd1], %r1;")),
             "unsupported PTX instruction 'st.const.u32' at test.ptx:8");
-  EXPECT_EQ(load_error(kernel("ld.global.v8.u32 {%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1}, [%rd1];")),
-            "unsupported PTX instruction 'ld.global.v8.u32' at test.ptx:8");
+  EXPECT_EQ(
+      load_error(kernel("ld.global.v8.u32 {%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1}, [%rd1];")),
+      "unsupported PTX instruction 'ld.global.v8.u32' at test.ptx:8");
 }
 
 }  // namespace

@@ -30,15 +30,7 @@ inline std::string load_error(const std::string& text) {
   return "";
 }
 
-template <class T>
-T bits_as(uint64_t bits) {
-  T v;
-  std::memcpy(&v, &bits, sizeof(T));
-  return v;
-}
-
-template <class T>
-uint32_t f32_bits(T f) {
+inline uint32_t f32_bits(float f) {
   uint32_t b;
   std::memcpy(&b, &f, 4);
   return b;

@@ -5,7 +5,8 @@
 // canonical NaN of the destination (f32 0x7fffffff, f16/bf16 0x7fff, fp8 0x7f).
 // Same-type cvt with .rni/.rzi/.rmi/.rpi rounds to an integral value (keeping -0.0).
 // Packing forms: cvt.frnd.f16x2.f32 d, a, b puts cvt(a) in the upper half and cvt(b) in the
-// lower half; likewise bf16x2 and the fp8 pairs e4m3x2/e5m2x2 (upper byte from a).
+// lower half; likewise bf16x2 and the fp8 pairs e4m3x2/e5m2x2 (upper byte from a, or from the
+// upper half of an f16x2 source).
 // tf32 results are f32 bit patterns with the low 13 mantissa bits zero; a NaN gives 0x7fffffff.
 #include <cmath>
 #include <optional>
@@ -139,6 +140,17 @@ uint64_t pack_pair(uint64_t a, uint64_t b, uint64_t aux) {
   }
 }
 
+// cvt.rn.satfinite{.relu}.e4m3x2.f16x2 d, a: the upper half of a goes to the upper byte.
+template <Kind D>
+uint64_t narrow_f16x2(uint64_t a, uint64_t aux) {
+  const Mode m = fp::unpack(aux);
+  const auto one = [&](uint64_t half) -> uint64_t {
+    const double v = fp::half_in<false>(half, false);
+    return D == Kind::E4M3x2 ? encode_e4m3(v, m.relu) : encode_e5m2(v, m.relu);
+  };
+  return one(a >> 16 & 0xffff) << 8 | one(a & 0xffff);
+}
+
 // cvt.rn.f16x2.e4m3x2 / e5m2x2: widen both bytes exactly.
 template <Kind S>
 uint64_t unpack_fp8(uint64_t a, uint64_t) {
@@ -196,6 +208,10 @@ Handler float_float(const fp::FloatForm& f, size_t& sources) {
     if (f.round != Round::Nearest || !f.satfinite || f.ftz || f.sat) return nullptr;
     return d == Kind::E4M3x2 ? &fp::binary_h<pack_pair<Kind::E4M3x2>> : &fp::binary_h<pack_pair<Kind::E5M2x2>>;
   }
+  if (s == Kind::F16x2 && (d == Kind::E4M3x2 || d == Kind::E5M2x2)) {
+    if (f.round != Round::Nearest || !f.satfinite || f.ftz || f.sat) return nullptr;
+    return d == Kind::E4M3x2 ? &fp::unary_h<narrow_f16x2<Kind::E4M3x2>> : &fp::unary_h<narrow_f16x2<Kind::E5M2x2>>;
+  }
   if (d == Kind::F16x2 && (s == Kind::E4M3x2 || s == Kind::E5M2x2)) {
     if (f.round != Round::Nearest || f.ftz || f.sat || f.satfinite) return nullptr;
     return s == Kind::E4M3x2 ? &fp::unary_h<unpack_fp8<Kind::E4M3x2>> : &fp::unary_h<unpack_fp8<Kind::E5M2x2>>;
@@ -207,7 +223,7 @@ Handler float_float(const fp::FloatForm& f, size_t& sources) {
   }
   const int dw = width_rank(d), sw = width_rank(s);
   if (dw == 0 || sw == 0 || s == Kind::TF32) return nullptr;
-  const bool narrowing = dw < sw || (d == Kind::BF16) != (s == Kind::BF16);
+  const bool narrowing = dw < sw || (dw == sw && d != s);  // f16 <-> bf16 rounds too
   if (narrowing) {
     // A rounding mode is required; .rna only for tf32; .relu/.satfinite only to 16/19 bits.
     if (!f.round || (f.round == Round::NearestAway && d != Kind::TF32)) return nullptr;

@@ -140,7 +140,7 @@ uint64_t literal_bits(double v, Kind k) {
 
 uint32_t source_slot(BindContext& ctx, const ir::Instruction& inst, size_t index, Kind k) {
   const ir::Operand& op = inst.operands.at(index);
-  if (op.kind == ir::Operand::Kind::Reg) return ctx.slot(op);
+  if (op.kind == ir::Operand::Kind::Reg || op.kind == ir::Operand::Kind::Special) return ctx.slot(op);
   if (op.kind == ir::Operand::Kind::Imm) {
     const bool as_written = (op.is_float && (op.is_f64 == (k == Kind::F64))) || !is_float(k) ||
                             k == Kind::F16x2 || k == Kind::BF16x2;

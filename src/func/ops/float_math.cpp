@@ -91,7 +91,7 @@ uint64_t approx_ftz_f64(uint64_t a, uint64_t) {
   uint64_t bits = a & 0xffffffff00000000ull;
   if ((bits & 0x7ff0000000000000ull) == 0) bits &= 0x8000000000000000ull;  // flush subnormal
   const double r = Fn(fp::f64_of(bits));
-  if (std::isnan(r)) return 0xfff8000000000000ull;
+  if (std::isnan(r)) return 0x7fffffff00000000ull;  // the ISA's canonical NaN for this form
   uint64_t out = fp::bits_of(r);
   if ((out & 0x7ff0000000000000ull) == 0) out &= 0x8000000000000000ull;
   return out & 0xffffffff00000000ull;

@@ -4,7 +4,8 @@
 // pure sign-bit operations. min/max follow IEEE 754-2008 minNum/maxNum: a NaN operand yields
 // the other operand, two NaNs the canonical NaN, and -0.0 orders below +0.0; .NaN returns the
 // canonical NaN if either operand is NaN; .xorsign.abs compares magnitudes and gives the
-// result the XOR of the operand signs.
+// result the XOR of the operand signs. The three-input f32 form (min/max d, a, b, c with
+// optional .abs) applies the two-input rule twice.
 #include <cmath>
 #include <optional>
 
@@ -83,6 +84,17 @@ uint64_t minmax_f32(uint64_t a, uint64_t b, uint64_t aux) {
   uint32_t r = pick_a ? x : y;
   if (m.xorsign) r = (r & 0x7fffffffu) | ((x ^ y) & 0x80000000u);
   return r;
+}
+
+// The three-input f32 form: min(min(a, b), c) under the same rules, .abs on every input.
+template <bool Max>
+uint64_t minmax3_f32(uint64_t a, uint64_t b, uint64_t c, uint64_t aux) {
+  const bool abs = fp::unpack(aux).xorsign;  // the three-input form carries .abs in this bit
+  const uint64_t mask = abs ? 0x7fffffffu : 0xffffffffu;
+  Mode two = fp::unpack(aux);
+  two.xorsign = false;
+  const uint64_t ab = minmax_f32<Max>(a & mask, b & mask, fp::pack(two));
+  return minmax_f32<Max>(ab, c & mask, fp::pack(two));
 }
 
 template <bool Max>
@@ -193,6 +205,17 @@ template <bool Max>
 std::optional<ExecInst> bind_minmax(const ir::Instruction& inst, BindContext& ctx) {
   const fp::FloatForm f = fp::read_form(inst);
   if (!f.any_float()) return std::nullopt;
+  if (inst.operands.size() == 4 && f.types.size() == 1 && f.types[0] == Kind::F32) {
+    // min{.ftz}{.NaN}{.abs}.f32 d, a, b, c (no .xorsign with three inputs).
+    fp::FloatForm two = f;
+    two.abs = false;
+    if (f.xorsign || !only(two, true, true, false)) ctx.unsupported(inst);
+    ExecInst e = simple(inst, ctx, &fp::ternary_h<minmax3_f32<Max>>, Kind::F32, f, 3);
+    Mode m = fp::mode_of(f);
+    m.xorsign = f.abs;
+    e.aux = fp::pack(m);
+    return e;
+  }
   if (f.types.size() != 1 || !only(f, true, true, true)) ctx.unsupported(inst);
   const Kind k = f.types[0];
   Handler h = nullptr;

@@ -34,7 +34,7 @@ void carry_h(const ExecInst& in, Warp& w) {
       const UW subtrahend = UW(get<U>(b[l])) + carry_in;
       const UW minuend = UW(get<U>(a[l]));
       result = minuend - subtrahend;
-      carry_out = minuend <= subtrahend;  // borrow
+      carry_out = minuend < subtrahend;  // borrow
     } else {
       UW x = UW(get<U>(a[l]));
       UW y = UW(get<U>(b[l]));

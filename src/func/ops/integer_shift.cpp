@@ -53,7 +53,7 @@ constexpr uint32_t mode_byte(PrmtMode m, uint32_t s, uint32_t i) {
     case PrmtMode::F4e:
       return (s + i) & 7;  // 3210, 4321, 5432, 6543
     case PrmtMode::B4e:
-      return (s + 7 - i) & 7;  // 5670, 6701, 7012, 0123
+      return (s + 8 - i) & 7;  // 5670, 6701, 7012, 0123
     case PrmtMode::Rc8:
       return s;  // 0000, 1111, 2222, 3333
     case PrmtMode::Ecl:

@@ -12,8 +12,8 @@
 
 #include "func/bind.h"
 #include "func/lanes.h"
-#include "func/ops/memory_ops.h"
 #include "func/ops/memory_operands.h"
+#include "func/ops/memory_ops.h"
 #include "func/ops/memory_space.h"
 #include "func/warp.h"
 
@@ -57,9 +57,12 @@ void cp_async_h(const ExecInst& in, Warp& w) {
 template <uint32_t Cp>
 Handler cp_async_handler(SourceBytes mode) {
   switch (mode) {
-    case SourceBytes::All: return &cp_async_h<Cp, SourceBytes::All>;
-    case SourceBytes::Operand: return &cp_async_h<Cp, SourceBytes::Operand>;
-    case SourceBytes::IgnorePredicate: return &cp_async_h<Cp, SourceBytes::IgnorePredicate>;
+    case SourceBytes::All:
+      return &cp_async_h<Cp, SourceBytes::All>;
+    case SourceBytes::Operand:
+      return &cp_async_h<Cp, SourceBytes::Operand>;
+    case SourceBytes::IgnorePredicate:
+      return &cp_async_h<Cp, SourceBytes::IgnorePredicate>;
   }
   return nullptr;
 }
@@ -92,8 +95,8 @@ std::optional<ExecInst> bind_copy(const ir::Instruction& inst, BindContext& ctx)
   }
   const uint64_t cp = size_op.imm;
   if (!(cp == 4 || cp == 8 || cp == 16) || (m[1] == "cg" && cp != 16)) {
-    ctx.error(size_op, "cp-size of '" + inst.form() + "' must be " +
-                           (m[1] == "cg" ? "16" : "4, 8 or 16"));
+    ctx.error(size_op,
+              "cp-size of '" + inst.form() + "' must be " + (m[1] == "cg" ? "16" : "4, 8 or 16"));
   }
   const AddressPlan to = resolve_address(inst, 0, NamedSpace::Shared, true, ctx);
   const AddressPlan from = resolve_address(inst, 1, NamedSpace::Global, false, ctx);
@@ -148,6 +151,8 @@ std::optional<ExecInst> bind_cp(const ir::Instruction& inst, BindContext& ctx) {
 
 }  // namespace
 
-void register_async_copy_ops(OpTable& table) { table.add("cp", bind_cp); }
+void register_async_copy_ops(OpTable& table) {
+  table.add("cp", bind_cp);
+}
 
 }  // namespace lockstep::func::memory

@@ -12,8 +12,8 @@
 #include "func/bind.h"
 #include "func/lanes.h"
 #include "func/ops/memory_atomic_ops.h"
-#include "func/ops/memory_ops.h"
 #include "func/ops/memory_operands.h"
+#include "func/ops/memory_ops.h"
 #include "func/ops/memory_space.h"
 #include "func/warp.h"
 
@@ -105,10 +105,14 @@ Handler pick(Space space, bool returns) {
 template <template <class> class Op>
 Handler pick_bits(uint32_t bytes, Space space, bool returns, bool allow16) {
   switch (bytes) {
-    case 2: return allow16 ? pick<Op<uint16_t>>(space, returns) : nullptr;
-    case 4: return pick<Op<uint32_t>>(space, returns);
-    case 8: return pick<Op<uint64_t>>(space, returns);
-    default: return nullptr;
+    case 2:
+      return allow16 ? pick<Op<uint16_t>>(space, returns) : nullptr;
+    case 4:
+      return pick<Op<uint32_t>>(space, returns);
+    case 8:
+      return pick<Op<uint64_t>>(space, returns);
+    default:
+      return nullptr;
   }
 }
 
@@ -116,11 +120,16 @@ template <template <class> class Op>
 Handler pick_ordered(ptx::Type type, Space space, bool returns) {
   using ptx::Type;
   switch (type) {
-    case Type::U32: return pick<Op<uint32_t>>(space, returns);
-    case Type::S32: return pick<Op<int32_t>>(space, returns);
-    case Type::U64: return pick<Op<uint64_t>>(space, returns);
-    case Type::S64: return pick<Op<int64_t>>(space, returns);
-    default: return nullptr;
+    case Type::U32:
+      return pick<Op<uint32_t>>(space, returns);
+    case Type::S32:
+      return pick<Op<int32_t>>(space, returns);
+    case Type::U64:
+      return pick<Op<uint64_t>>(space, returns);
+    case Type::S64:
+      return pick<Op<int64_t>>(space, returns);
+    default:
+      return nullptr;
   }
 }
 
@@ -138,15 +147,26 @@ bool is_half(ptx::Type t) {
 Handler add_handler(ptx::Type type, Space space, bool returns) {
   using ptx::Type;
   switch (type) {
-    case Type::U32: case Type::S32: return pick<OpAdd<uint32_t>>(space, returns);
-    case Type::U64: case Type::S64: return pick<OpAdd<uint64_t>>(space, returns);
-    case Type::F32: return pick<OpAddF32>(space, returns);
-    case Type::F64: return pick<OpAddF64>(space, returns);
-    case Type::F16: return pick<OpAddF16>(space, returns);
-    case Type::BF16: return pick<OpAddBF16>(space, returns);
-    case Type::F16x2: return pick<OpAddPair<OpAddF16>>(space, returns);
-    case Type::BF16x2: return pick<OpAddPair<OpAddBF16>>(space, returns);
-    default: return nullptr;
+    case Type::U32:
+    case Type::S32:
+      return pick<OpAdd<uint32_t>>(space, returns);
+    case Type::U64:
+    case Type::S64:
+      return pick<OpAdd<uint64_t>>(space, returns);
+    case Type::F32:
+      return pick<OpAddF32>(space, returns);
+    case Type::F64:
+      return pick<OpAddF64>(space, returns);
+    case Type::F16:
+      return pick<OpAddF16>(space, returns);
+    case Type::BF16:
+      return pick<OpAddBF16>(space, returns);
+    case Type::F16x2:
+      return pick<OpAddPair<OpAddF16>>(space, returns);
+    case Type::BF16x2:
+      return pick<OpAddPair<OpAddBF16>>(space, returns);
+    default:
+      return nullptr;
   }
 }
 
@@ -154,16 +174,26 @@ Handler atomic_handler(AtomOp op, ptx::Type type, Space space, bool returns) {
   const uint32_t bytes = type_bytes(type);
   const bool integer = is_integer(type);
   switch (op) {
-    case AtomOp::Add: return add_handler(type, space, returns);
-    case AtomOp::Exch: return integer ? pick_bits<OpExch>(bytes, space, returns, false) : nullptr;
-    case AtomOp::Cas: return integer ? pick_bits<OpCas>(bytes, space, returns, true) : nullptr;
-    case AtomOp::Inc: return type == ptx::Type::U32 ? pick<OpInc>(space, returns) : nullptr;
-    case AtomOp::Dec: return type == ptx::Type::U32 ? pick<OpDec>(space, returns) : nullptr;
-    case AtomOp::Min: return pick_ordered<OpMin>(type, space, returns);
-    case AtomOp::Max: return pick_ordered<OpMax>(type, space, returns);
-    case AtomOp::And: return integer ? pick_bits<OpAnd>(bytes, space, returns, false) : nullptr;
-    case AtomOp::Or: return integer ? pick_bits<OpOr>(bytes, space, returns, false) : nullptr;
-    case AtomOp::Xor: return integer ? pick_bits<OpXor>(bytes, space, returns, false) : nullptr;
+    case AtomOp::Add:
+      return add_handler(type, space, returns);
+    case AtomOp::Exch:
+      return integer ? pick_bits<OpExch>(bytes, space, returns, false) : nullptr;
+    case AtomOp::Cas:
+      return integer ? pick_bits<OpCas>(bytes, space, returns, true) : nullptr;
+    case AtomOp::Inc:
+      return type == ptx::Type::U32 ? pick<OpInc>(space, returns) : nullptr;
+    case AtomOp::Dec:
+      return type == ptx::Type::U32 ? pick<OpDec>(space, returns) : nullptr;
+    case AtomOp::Min:
+      return pick_ordered<OpMin>(type, space, returns);
+    case AtomOp::Max:
+      return pick_ordered<OpMax>(type, space, returns);
+    case AtomOp::And:
+      return integer ? pick_bits<OpAnd>(bytes, space, returns, false) : nullptr;
+    case AtomOp::Or:
+      return integer ? pick_bits<OpOr>(bytes, space, returns, false) : nullptr;
+    case AtomOp::Xor:
+      return integer ? pick_bits<OpXor>(bytes, space, returns, false) : nullptr;
   }
   return nullptr;
 }
@@ -190,8 +220,7 @@ std::optional<ExecInst> bind_atomic(const ir::Instruction& inst, BindContext& ct
     }
   }
   const bool space_ok = form.space == NamedSpace::Generic || form.space == NamedSpace::Global ||
-                        form.space == NamedSpace::Shared ||
-                        form.space == NamedSpace::SharedCluster;
+                        form.space == NamedSpace::Shared || form.space == NamedSpace::SharedCluster;
   if (!op || !space_ok || (noftz && !is_half(form.type))) ctx.unsupported(inst);
   if (!returns && (*op == AtomOp::Cas || *op == AtomOp::Exch)) ctx.unsupported(inst);
 

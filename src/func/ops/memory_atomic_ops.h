@@ -15,7 +15,8 @@ inline float half_to_float(uint16_t h) {
   const uint32_t exponent = (h >> 10) & 0x1f;
   const uint32_t mantissa = h & 0x3ff;
   if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
-  if (exponent != 0) return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+  if (exponent != 0)
+    return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
   // Zero or subnormal: mantissa * 2^-24, exact in f32.
   const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
   return sign ? -magnitude : magnitude;
@@ -25,9 +26,9 @@ inline uint16_t float_to_half_rn(float f) {
   const uint32_t x = std::bit_cast<uint32_t>(f);
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
   const uint32_t ax = x & 0x7fffffff;
-  if (ax > 0x7f800000) return 0x7fff;                 // NaN: the device's canonical NaN
-  if (ax >= 0x477ff000) return sign | 0x7c00;         // >= 65520 rounds to infinity
-  if (ax < 0x38800000) {                              // below 2^-14: subnormal half
+  if (ax > 0x7f800000) return 0x7fff;          // NaN: the device's canonical NaN
+  if (ax >= 0x477ff000) return sign | 0x7c00;  // >= 65520 rounds to infinity
+  if (ax < 0x38800000) {                       // below 2^-14: subnormal half
     // |f| * 2^24 is exact; rounding it to an integer (ties to even) gives the encoding,
     // 0x400 being the smallest normal.
     const float scaled = std::ldexp(std::fabs(f), 24);
@@ -39,7 +40,9 @@ inline uint16_t float_to_half_rn(float f) {
   return static_cast<uint16_t>(sign | half);
 }
 
-inline float bf16_to_float(uint16_t h) { return std::bit_cast<float>(static_cast<uint32_t>(h) << 16); }
+inline float bf16_to_float(uint16_t h) {
+  return std::bit_cast<float>(static_cast<uint32_t>(h) << 16);
+}
 
 inline uint16_t float_to_bf16_rn(float f) {
   uint32_t x = std::bit_cast<uint32_t>(f);
@@ -60,7 +63,9 @@ struct OpAdd {
 // sign-preserving zero (PTX ISA, atom); a NaN result is the canonical 0x7fffffff.
 struct OpAddF32 {
   using Type = float;
-  static float flush(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+  static float flush(float x) {
+    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+  }
   static float apply(float old, float b, float) {
     const float sum = flush(flush(old) + flush(b));
     return std::isnan(sum) ? std::bit_cast<float>(0x7fffffffu) : sum;
@@ -94,7 +99,8 @@ struct OpAddPair {
   using Type = uint32_t;
   static uint32_t apply(uint32_t old, uint32_t b, uint32_t) {
     const uint16_t lo = Half::apply(static_cast<uint16_t>(old), static_cast<uint16_t>(b), 0);
-    const uint16_t hi = Half::apply(static_cast<uint16_t>(old >> 16), static_cast<uint16_t>(b >> 16), 0);
+    const uint16_t hi =
+        Half::apply(static_cast<uint16_t>(old >> 16), static_cast<uint16_t>(b >> 16), 0);
     return static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
   }
 };

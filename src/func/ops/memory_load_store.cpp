@@ -10,8 +10,8 @@
 
 #include "func/bind.h"
 #include "func/lanes.h"
-#include "func/ops/memory_ops.h"
 #include "func/ops/memory_operands.h"
+#include "func/ops/memory_ops.h"
 #include "func/ops/memory_space.h"
 #include "func/warp.h"
 
@@ -19,8 +19,9 @@ namespace lockstep::func::memory {
 namespace {
 
 template <uint32_t B>
-using Bits = std::conditional_t<B == 1, uint8_t,
-             std::conditional_t<B == 2, uint16_t, std::conditional_t<B == 4, uint32_t, uint64_t>>>;
+using Bits = std::conditional_t<
+    B == 1, uint8_t,
+    std::conditional_t<B == 2, uint16_t, std::conditional_t<B == 4, uint32_t, uint64_t>>>;
 
 template <uint32_t B, bool Signed>
 inline uint64_t load_element(const uint8_t* p) {
@@ -83,31 +84,45 @@ Handler load_handler(bool sign) {
 template <Space S, uint32_t B>
 Handler load_handler(uint32_t n, bool sign) {
   switch (n) {
-    case 1: return load_handler<S, B, 1>(sign);
-    case 2: return load_handler<S, B, 2>(sign);
-    case 4: return load_handler<S, B, 4>(sign);
-    default: return nullptr;
+    case 1:
+      return load_handler<S, B, 1>(sign);
+    case 2:
+      return load_handler<S, B, 2>(sign);
+    case 4:
+      return load_handler<S, B, 4>(sign);
+    default:
+      return nullptr;
   }
 }
 
 template <Space S>
 Handler load_handler(uint32_t bytes, uint32_t n, bool sign) {
   switch (bytes) {
-    case 1: return load_handler<S, 1>(n, sign);
-    case 2: return load_handler<S, 2>(n, sign);
-    case 4: return load_handler<S, 4>(n, sign);
-    case 8: return load_handler<S, 8>(n, sign);
-    default: return nullptr;
+    case 1:
+      return load_handler<S, 1>(n, sign);
+    case 2:
+      return load_handler<S, 2>(n, sign);
+    case 4:
+      return load_handler<S, 4>(n, sign);
+    case 8:
+      return load_handler<S, 8>(n, sign);
+    default:
+      return nullptr;
   }
 }
 
 Handler load_handler(Space space, uint32_t bytes, uint32_t n, bool sign) {
   switch (space) {
-    case Space::Global: return load_handler<Space::Global>(bytes, n, sign);
-    case Space::Shared: return load_handler<Space::Shared>(bytes, n, sign);
-    case Space::Local: return load_handler<Space::Local>(bytes, n, sign);
-    case Space::Generic: return load_handler<Space::Generic>(bytes, n, sign);
-    case Space::Param: return load_handler<Space::Param>(bytes, n, sign);
+    case Space::Global:
+      return load_handler<Space::Global>(bytes, n, sign);
+    case Space::Shared:
+      return load_handler<Space::Shared>(bytes, n, sign);
+    case Space::Local:
+      return load_handler<Space::Local>(bytes, n, sign);
+    case Space::Generic:
+      return load_handler<Space::Generic>(bytes, n, sign);
+    case Space::Param:
+      return load_handler<Space::Param>(bytes, n, sign);
   }
   return nullptr;
 }
@@ -115,31 +130,45 @@ Handler load_handler(Space space, uint32_t bytes, uint32_t n, bool sign) {
 template <Space S, uint32_t B>
 Handler store_handler(uint32_t n) {
   switch (n) {
-    case 1: return &st_h<S, B, 1>;
-    case 2: return &st_h<S, B, 2>;
-    case 4: return &st_h<S, B, 4>;
-    default: return nullptr;
+    case 1:
+      return &st_h<S, B, 1>;
+    case 2:
+      return &st_h<S, B, 2>;
+    case 4:
+      return &st_h<S, B, 4>;
+    default:
+      return nullptr;
   }
 }
 
 template <Space S>
 Handler store_handler(uint32_t bytes, uint32_t n) {
   switch (bytes) {
-    case 1: return store_handler<S, 1>(n);
-    case 2: return store_handler<S, 2>(n);
-    case 4: return store_handler<S, 4>(n);
-    case 8: return store_handler<S, 8>(n);
-    default: return nullptr;
+    case 1:
+      return store_handler<S, 1>(n);
+    case 2:
+      return store_handler<S, 2>(n);
+    case 4:
+      return store_handler<S, 4>(n);
+    case 8:
+      return store_handler<S, 8>(n);
+    default:
+      return nullptr;
   }
 }
 
 Handler store_handler(Space space, uint32_t bytes, uint32_t n) {
   switch (space) {
-    case Space::Global: return store_handler<Space::Global>(bytes, n);
-    case Space::Shared: return store_handler<Space::Shared>(bytes, n);
-    case Space::Local: return store_handler<Space::Local>(bytes, n);
-    case Space::Generic: return store_handler<Space::Generic>(bytes, n);
-    case Space::Param: return nullptr;  // kernel parameters are read only
+    case Space::Global:
+      return store_handler<Space::Global>(bytes, n);
+    case Space::Shared:
+      return store_handler<Space::Shared>(bytes, n);
+    case Space::Local:
+      return store_handler<Space::Local>(bytes, n);
+    case Space::Generic:
+      return store_handler<Space::Generic>(bytes, n);
+    case Space::Param:
+      return nullptr;  // kernel parameters are read only
   }
   return nullptr;
 }

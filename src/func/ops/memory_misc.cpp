@@ -14,8 +14,8 @@
 #include "func/bind.h"
 #include "func/device_memory.h"
 #include "func/lanes.h"
-#include "func/ops/memory_ops.h"
 #include "func/ops/memory_operands.h"
+#include "func/ops/memory_ops.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
@@ -33,8 +33,8 @@ bool one_of(std::string_view m, const std::array<std::string_view, N>& names) {
 // prefetch{.const|.param}.tensormap [a]
 std::optional<ExecInst> bind_prefetch(const ir::Instruction& inst, BindContext& ctx) {
   static constexpr std::array<std::string_view, 9> kAllowed{
-      "global", "local", "const", "param", "L1", "L2", "L2::evict_last", "L2::evict_normal",
-      "tensormap"};
+      "global",           "local",    "const", "param", "L1", "L2", "L2::evict_last",
+      "L2::evict_normal", "tensormap"};
   const bool uniform = inst.opcode == "prefetchu";
   for (const std::string& m : inst.modifiers) {
     if (uniform ? m != "L1" : !one_of(m, kAllowed)) ctx.unsupported(inst);
@@ -60,17 +60,27 @@ std::optional<ExecInst> bind_membar(const ir::Instruction& inst, BindContext& ct
 // fence{.sem}.scope, fence.proxy.<kind>, fence.mbarrier_init.release.cluster,
 // fence.proxy.tensormap::generic.release|acquire.scope {[a], size}, ...
 std::optional<ExecInst> bind_fence(const ir::Instruction& inst, BindContext& ctx) {
-  static constexpr std::array<std::string_view, 13> kWords{
-      "sc", "acq_rel", "acquire", "release", "proxy", "alias", "async", "global",
-      "shared::cta", "shared::cluster", "tensormap::generic", "mbarrier_init", "op_restrict"};
+  static constexpr std::array<std::string_view, 13> kWords{"sc",
+                                                           "acq_rel",
+                                                           "acquire",
+                                                           "release",
+                                                           "proxy",
+                                                           "alias",
+                                                           "async",
+                                                           "global",
+                                                           "shared::cta",
+                                                           "shared::cluster",
+                                                           "tensormap::generic",
+                                                           "mbarrier_init",
+                                                           "op_restrict"};
   bool takes_address = false;
   for (const std::string& m : inst.modifiers) {
     if (!one_of(m, kWords) && !is_scope(m)) ctx.unsupported(inst);
     if (m == "tensormap::generic") takes_address = true;
   }
   if (inst.modifiers.empty()) ctx.unsupported(inst);
-  const bool acquire = std::find(inst.modifiers.begin(), inst.modifiers.end(), "acquire") !=
-                       inst.modifiers.end();
+  const bool acquire =
+      std::find(inst.modifiers.begin(), inst.modifiers.end(), "acquire") != inst.modifiers.end();
   ctx.expect_operands(inst, takes_address && acquire ? 2 : 0);
   return make_exec(inst, &nothing_h);
 }

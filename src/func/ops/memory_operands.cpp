@@ -29,12 +29,11 @@ std::optional<NamedSpace> parse_space(std::string_view m) {
 std::optional<ptx::Type> parse_type(std::string_view m) {
   using ptx::Type;
   static constexpr std::array<std::pair<std::string_view, Type>, 20> kTypes{{
-      {"b8", Type::B8},     {"b16", Type::B16},     {"b32", Type::B32},  {"b64", Type::B64},
-      {"b128", Type::B128}, {"u8", Type::U8},       {"u16", Type::U16},  {"u32", Type::U32},
-      {"u64", Type::U64},   {"s8", Type::S8},       {"s16", Type::S16},  {"s32", Type::S32},
-      {"s64", Type::S64},   {"f16", Type::F16},     {"f16x2", Type::F16x2},
-      {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64},
-      {"tf32", Type::TF32},
+      {"b8", Type::B8},         {"b16", Type::B16}, {"b32", Type::B32},     {"b64", Type::B64},
+      {"b128", Type::B128},     {"u8", Type::U8},   {"u16", Type::U16},     {"u32", Type::U32},
+      {"u64", Type::U64},       {"s8", Type::S8},   {"s16", Type::S16},     {"s32", Type::S32},
+      {"s64", Type::S64},       {"f16", Type::F16}, {"f16x2", Type::F16x2}, {"bf16", Type::BF16},
+      {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64},     {"tf32", Type::TF32},
   }};
   for (const auto& [name, type] : kTypes) {
     if (m == name) return type;
@@ -122,12 +121,6 @@ MemoryForm classify(const ir::Instruction& inst, const BindContext& ctx) {
   return form;
 }
 
-bool only(const MemoryForm& form, std::initializer_list<std::string_view> allowed) {
-  return std::all_of(form.rest.begin(), form.rest.end(), [&](std::string_view m) {
-    return std::find(allowed.begin(), allowed.end(), m) != allowed.end();
-  });
-}
-
 bool is_ordering(std::string_view m) {
   return m == "weak" || m == "relaxed" || m == "acquire" || m == "release" || m == "acq_rel" ||
          m == "sc" || m == "volatile" || m == "mmio";
@@ -139,9 +132,10 @@ bool is_scope(std::string_view m) {
 
 bool is_cache_hint(std::string_view m) {
   static constexpr std::array<std::string_view, 11> kHints{
-      "L1::no_allocate",  "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first",
-      "L1::evict_last",   "L2::evict_normal", "L2::evict_first",     "L2::evict_last",
-      "L2::64B",          "L2::128B",         "L2::256B",
+      "L1::no_allocate", "L1::evict_normal", "L1::evict_unchanged",
+      "L1::evict_first", "L1::evict_last",   "L2::evict_normal",
+      "L2::evict_first", "L2::evict_last",   "L2::64B",
+      "L2::128B",        "L2::256B",
   };
   return std::find(kHints.begin(), kHints.end(), m) != kHints.end();
 }
@@ -149,14 +143,28 @@ bool is_cache_hint(std::string_view m) {
 uint32_t type_bytes(ptx::Type type) {
   using ptx::Type;
   switch (type) {
-    case Type::B8: case Type::U8: case Type::S8:
+    case Type::B8:
+    case Type::U8:
+    case Type::S8:
       return 1;
-    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16:
+    case Type::B16:
+    case Type::U16:
+    case Type::S16:
+    case Type::F16:
+    case Type::BF16:
       return 2;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2:
-    case Type::BF16x2: case Type::TF32:
+    case Type::B32:
+    case Type::U32:
+    case Type::S32:
+    case Type::F32:
+    case Type::F16x2:
+    case Type::BF16x2:
+    case Type::TF32:
       return 4;
-    case Type::B64: case Type::U64: case Type::S64: case Type::F64:
+    case Type::B64:
+    case Type::U64:
+    case Type::S64:
+    case Type::F64:
       return 8;
     case Type::B128:
       return 16;
@@ -248,8 +256,8 @@ std::vector<const ir::Operand*> value_operands(const ir::Instruction& inst, size
     return out;
   }
   if (op.kind != ir::Operand::Kind::Vector || op.elements.size() != n) {
-    ctx.error(op, operand_text(inst, index) + " must be a vector of " + std::to_string(n) +
-                      " elements");
+    ctx.error(
+        op, operand_text(inst, index) + " must be a vector of " + std::to_string(n) + " elements");
   }
   for (const ir::Operand& e : op.elements) {
     if (!acceptable(e)) {

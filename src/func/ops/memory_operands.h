@@ -3,7 +3,6 @@
 // state space, type, vector width and the qualifiers that change nothing functionally, and
 // resolving address operands ([reg+off], [symbol+off], [off]) to a base slot + offset.
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -18,26 +17,31 @@ namespace lockstep::func::memory {
 
 // The state space an instruction names; Generic when it names none.
 enum class NamedSpace : uint8_t {
-  Generic, Global, Shared, SharedCluster, Local, Const, KernelParam, FuncParam, Param,
+  Generic,
+  Global,
+  Shared,
+  SharedCluster,
+  Local,
+  Const,
+  KernelParam,
+  FuncParam,
+  Param,
 };
 
 struct MemoryForm {
   NamedSpace space = NamedSpace::Generic;
   ptx::Type type = ptx::Type::None;
-  uint32_t vector = 1;               // .v2 / .v4 / .v8
-  bool cache_hint = false;           // .L2::cache_hint: one more operand, the cache policy
+  uint32_t vector = 1;                 // .v2 / .v4 / .v8
+  bool cache_hint = false;             // .L2::cache_hint: one more operand, the cache policy
   std::vector<std::string_view> rest;  // everything else, for the opcode's own checks
 };
 
 // Splits the modifiers. A second space, type or vector width is an unsupported form.
 MemoryForm classify(const ir::Instruction& inst, const BindContext& ctx);
 
-// True when every modifier in form.rest is one of `allowed`.
-bool only(const MemoryForm& form, std::initializer_list<std::string_view> allowed);
-
 // Ordering and scope qualifiers accepted (and ignored) by ld/st/atom/red/fence.
-bool is_ordering(std::string_view m);   // weak relaxed acquire release acq_rel sc volatile mmio
-bool is_scope(std::string_view m);      // cta cluster gpu sys
+bool is_ordering(std::string_view m);  // weak relaxed acquire release acq_rel sc volatile mmio
+bool is_scope(std::string_view m);     // cta cluster gpu sys
 // Cache-eviction and prefetch-size hints (.L1::evict_last, .L2::128B, ...).
 bool is_cache_hint(std::string_view m);
 
@@ -47,7 +51,7 @@ bool is_signed_int(ptx::Type type);
 // Where an address operand points.
 struct AddressPlan {
   Space space = Space::Global;
-  uint32_t base_slot = 0;       // a register, or a constant slot holding the address
+  uint32_t base_slot = 0;  // a register, or a constant slot holding the address
   int64_t offset = 0;
   bool frame_relative = false;  // add the current call frame's base at run time
 };

@@ -4,11 +4,16 @@ namespace lockstep::func::memory {
 
 const char* space_name(Space space) {
   switch (space) {
-    case Space::Global: return "global";
-    case Space::Shared: return "shared";
-    case Space::Local: return "local";
-    case Space::Generic: return "generic";
-    case Space::Param: return "param";
+    case Space::Global:
+      return "global";
+    case Space::Shared:
+      return "shared";
+    case Space::Local:
+      return "local";
+    case Space::Generic:
+      return "generic";
+    case Space::Param:
+      return "param";
   }
   return "unknown";
 }

@@ -26,7 +26,9 @@ const char* space_name(Space space);
 [[noreturn]] void fault_misaligned(Warp& w, uint32_t lane, uint64_t address, uint32_t size,
                                    Space space);
 
-inline bool misaligned(uint64_t address, uint32_t align) { return (address & (align - 1)) != 0; }
+inline bool misaligned(uint64_t address, uint32_t align) {
+  return (address & (align - 1)) != 0;
+}
 
 // The constant added to a lane's base register: the instruction's offset plus, for frame
 // relative accesses (ExecInst::aux2 bit 0: .local variables and .param of .func/call
@@ -44,8 +46,10 @@ class Access<Space::Global> {
  public:
   explicit Access(Warp& w) : w_(w), memory_(*w.launch->memory) {}
   uint8_t* at(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
-    if (misaligned(addr, align)) [[unlikely]] fault_misaligned(w_, lane, addr, size, Space::Global);
-    if (uint8_t* p = memory_.translate(addr, size)) [[likely]] return p;
+    if (misaligned(addr, align)) [[unlikely]]
+      fault_misaligned(w_, lane, addr, size, Space::Global);
+    if (uint8_t* p = memory_.translate(addr, size)) [[likely]]
+      return p;
     return w_.global(addr, size, align, lane);
   }
 
@@ -65,7 +69,8 @@ class Access<Space::Shared> {
     if (misaligned(offset, align)) [[unlikely]] {
       fault_misaligned(w_, lane, offset, size, Space::Shared);
     }
-    if (offset < limit_ && size <= limit_ - offset) [[likely]] return bytes_ + offset;
+    if (offset < limit_ && size <= limit_ - offset) [[likely]]
+      return bytes_ + offset;
     return w_.shared(offset, size, align, lane);
   }
 
@@ -80,7 +85,8 @@ class Access<Space::Local> {
  public:
   explicit Access(Warp& w) : w_(w) {}
   uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
-    if (misaligned(offset, align)) [[unlikely]] fault_misaligned(w_, lane, offset, size, Space::Local);
+    if (misaligned(offset, align)) [[unlikely]]
+      fault_misaligned(w_, lane, offset, size, Space::Local);
     return w_.local(offset, size, align, lane);
   }
 
@@ -107,7 +113,8 @@ class Access<Space::Generic> {
         return shared_ + shared_offset;
       }
     } else if (addr - kLocalWindow >= kWindowSize) {
-      if (uint8_t* p = memory_.translate(addr, size)) [[likely]] return p;
+      if (uint8_t* p = memory_.translate(addr, size)) [[likely]]
+        return p;
     }
     return w_.generic(addr, size, align, lane);
   }
@@ -125,8 +132,10 @@ class Access<Space::Param> {
  public:
   explicit Access(Warp& w) : w_(w), bytes_(w.params()), size_(w.launch->param_size) {}
   const uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
-    if (misaligned(offset, align)) [[unlikely]] fault_misaligned(w_, lane, offset, size, Space::Param);
-    if (offset < size_ && size <= size_ - offset) [[likely]] return bytes_ + offset;
+    if (misaligned(offset, align)) [[unlikely]]
+      fault_misaligned(w_, lane, offset, size, Space::Param);
+    if (offset < size_ && size <= size_ - offset) [[likely]]
+      return bytes_ + offset;
     w_.fault(FaultKind::OutOfBounds, lane, offset, size, "param");
   }
 

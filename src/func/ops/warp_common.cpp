@@ -1,7 +1,5 @@
 #include "func/ops/warp_common.h"
 
-#include <algorithm>
-
 namespace lockstep::func::warp_ops {
 
 namespace {
@@ -58,10 +56,6 @@ uint32_t pred_operand(const ir::Instruction& inst, size_t index, BindContext& ct
     ctx.error(op, operand_name(inst, index) + " cannot be negated");
   if (negated != nullptr) *negated = op.negated;
   return ctx.pred(op);
-}
-
-bool has_modifier(const ir::Instruction& inst, const std::string& m) {
-  return std::find(inst.modifiers.begin(), inst.modifiers.end(), m) != inst.modifiers.end();
 }
 
 }  // namespace lockstep::func::warp_ops

@@ -54,7 +54,4 @@ uint32_t dest_slot(const ir::Instruction& inst, size_t index, BindContext& ctx);
 uint32_t pred_operand(const ir::Instruction& inst, size_t index, BindContext& ctx,
                       bool allow_negated, bool* negated);
 
-// True when `inst` carries modifier `m`.
-bool has_modifier(const ir::Instruction& inst, const std::string& m);
-
 }  // namespace lockstep::func::warp_ops

@@ -4,6 +4,8 @@
 // non-exited lane of membermask).
 //   any: d = the lanes among them whose a equals this lane's a
 //   all: d = all of them and p = true when every a is equal; else d = 0 and p = false
+#include <bit>
+
 #include "func/ops/warp_binders.h"
 #include "func/ops/warp_common.h"
 #include "func/warp.h"
@@ -22,15 +24,19 @@ void match_h(const ExecInst& in, Warp& w) {
   LaneMask all_equal = 0;
   for_each_lane(w.exec, [&](uint32_t lane) {
     const LaneMask voters = w.exec & group_mask(static_cast<uint32_t>(member[lane]), lane);
-    LaneMask same = 0;
-    for_each_lane(voters, [&](uint32_t other) {
-      if (value[other] == value[lane]) same |= LaneMask{1} << other;
-    });
     if constexpr (kAll) {
-      const bool equal = same == voters;
+      // Compared among the voters themselves, so a lane outside membermask (undefined in the
+      // ISA) still sees the voters' verdict rather than a comparison with its own value.
+      const T first = voters ? value[std::countr_zero(voters)] : value[lane];
+      bool equal = true;
+      for_each_lane(voters, [&](uint32_t other) { equal = equal && value[other] == first; });
       result[lane] = equal ? to_group(voters, lane) : 0;
       if (equal) all_equal |= LaneMask{1} << lane;
     } else {
+      LaneMask same = 0;
+      for_each_lane(voters, [&](uint32_t other) {
+        if (value[other] == value[lane]) same |= LaneMask{1} << other;
+      });
       result[lane] = to_group(same, lane);
     }
   });

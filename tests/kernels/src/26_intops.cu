@@ -1,7 +1,7 @@
 // Integer intrinsics and arithmetic: bit counting and reversal, byte permute, funnel shifts,
 // sums of absolute differences, byte-wise dot products, 24-bit and high-half multiplies, bit
 // field extract/insert written with shifts, and signed/unsigned division and remainder.
-constexpr int kOuts32 = 24;
+constexpr int kOuts32 = 25;
 
 // a, b, c: arbitrary 32-bit values; d: nonzero divisors (never -1 with a == INT_MIN).
 extern "C" __global__ void int_ops32(const unsigned* a, const unsigned* b, const unsigned* c,
@@ -35,6 +35,11 @@ extern "C" __global__ void int_ops32(const unsigned* a, const unsigned* b, const
   o[21] = static_cast<unsigned>(sx % sd);
   o[22] = x / static_cast<unsigned>(sd);
   o[23] = x % static_cast<unsigned>(sd);
+  // __byte_perm masks its selector to 3 bits per byte (and 0x7777); raw prmt also honours the
+  // selector's sign-replicate bit.
+  unsigned raw;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(raw) : "r"(x), "r"(y), "r"(z));
+  o[24] = raw;
 }
 
 constexpr int kOuts64 = 10;
