@@ -25,13 +25,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (*run) {
-    if (!program.empty()) {
-      fmt::print(stderr,
-                 "lockstep: running CUDA programs ('{}') is not supported yet: the drop-in CUDA runtime "
-                 "is still being built; `lockstep run` with no program runs the built-in sample\n",
-                 program[0]);
-      return 2;
-    }
+    if (!program.empty()) return lockstep::tool::run_program(program, sample.warp_size);
     return lockstep::tool::run_sample(sample);
   }
   if (*check) return lockstep::tool::check_ptx_files(files);

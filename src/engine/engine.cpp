@@ -68,8 +68,12 @@ ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
   loaded->program = ir::lower(parsed);
   ir::ModuleProgram& program = loaded->program;
 
-  // Place module variables in device memory, then resolve address initializers.
+  // Place module variables in device memory, then resolve address initializers (variables and
+  // functions: virtual tables hold function addresses).
+  const uint64_t function_base = func::kFunctionWindow + (uint64_t{impl_->modules.size()} << 32);
   std::map<std::string, uint64_t> address_of;
+  for (size_t i = 0; i < program.function_names.size(); ++i)
+    address_of[program.function_names[i]] = function_base + 16 * i;
   for (const ir::GlobalVar& g : program.globals) {
     const uint64_t addr = impl_->memory.allocate(std::max<uint64_t>(g.size, 1), g.align);
     loaded->global_addresses.push_back(addr);
@@ -82,7 +86,7 @@ ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
       auto it = address_of.find(r.symbol);
       if (it == address_of.end())
         throw ptx::Error(program.file, {}, "initializer of '" + g.name + "' refers to '" + r.symbol +
-                                               "', which is not a module variable");
+                                               "', which is not a module variable or function");
       const uint64_t value = it->second + static_cast<uint64_t>(r.addend);
       const uint64_t element = g.size - r.offset >= 8 ? 8 : 4;
       copy_to_device(loaded->global_addresses[i] + r.offset, &value, element);
@@ -91,8 +95,9 @@ ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
   const func::OpTable& table = func::default_op_table();
   for (const ir::KernelProgram& k : program.kernels) {
     const LoadedModule* m = loaded.get();
-    loaded->kernels.push_back(
-        func::bind_kernel(k, table, [m](uint32_t g) { return m->global_addresses.at(g); }));
+    loaded->kernels.push_back(func::bind_kernel(
+        k, table, [m](uint32_t g) { return m->global_addresses.at(g); }, function_base,
+        program.function_names.size()));
   }
   impl_->modules.push_back(std::move(loaded));
   return ModuleId{static_cast<uint32_t>(impl_->modules.size() - 1)};
@@ -222,17 +227,26 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   const ir::KernelProgram& k = m->program.kernels[index];
   const func::BoundKernel& bound = m->kernels[index];
   if (args.size() != k.params.size())
-    throw std::invalid_argument(fmt::format("kernel '{}' takes {} arguments, got {}", k.name,
-                                            k.params.size(), args.size()));
+    throw std::invalid_argument(fmt::format("kernel '{}' takes {} argument{}, got {}", k.name,
+                                            k.params.size(), k.params.size() == 1 ? "" : "s", args.size()));
   std::vector<uint8_t> params(k.param_buffer_size, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].bytes.size() != k.params[i].size)
-      throw std::invalid_argument(fmt::format("argument {} of kernel '{}' has {} bytes, the parameter {}",
+      throw std::invalid_argument(fmt::format("argument {} of kernel '{}' has {} bytes; the parameter has {}",
                                               i, k.name, args[i].bytes.size(), k.params[i].size));
     std::memcpy(params.data() + k.params[i].offset, args[i].bytes.data(), args[i].bytes.size());
   }
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
     throw std::invalid_argument("grid and block dimensions must be at least 1");
+  if (k.hints.reqnctapercluster) {
+    uint64_t cluster = 1;
+    for (uint32_t d : *k.hints.reqnctapercluster) cluster *= d;
+    if (cluster > 1)
+      throw std::runtime_error(fmt::format(
+          "kernel '{}' requires clusters of {} thread blocks; clusters of more than one block are not "
+          "supported yet",
+          k.name, cluster));
+  }
   const uint64_t threads = uint64_t{block.x} * block.y * block.z;
   if (threads > 1024) throw std::invalid_argument(fmt::format("block of {} threads exceeds 1024", threads));
 
@@ -247,7 +261,10 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   launch.dynamic_shared = dynamic_shared;
   launch.grid_id = impl_->next_grid_id++;
   launch.printf_out = &result.printf_output;
+  // Kernels with call frames get at least the configured stack (cudaLimitStackSize), recursive
+  // ones the recursion stack; kernels without frames need no local memory at all.
   uint32_t stack = k.max_frame_depth_bytes;
+  if (stack != 0) stack = std::max(stack, impl_->options.stack_size);
   if (k.recursive) stack = std::max(stack, impl_->options.recursion_stack_size);
   launch.stack_size = (stack + 15) / 16 * 16;
 

@@ -1,5 +1,6 @@
 #pragma once
-// CTA barriers (bar.sync / bar.arrive / bar.red / barrier.sync): 16 named barriers per CTA.
+// CTA barriers (bar.sync / bar.arrive / bar.red / barrier.sync): 16 named barriers per CTA,
+// plus one for the cluster barrier (barrier.cluster.*).
 // Arrival is counted per warp, as PTX specifies (a warp arriving counts all its threads).
 #include <array>
 #include <cstdint>
@@ -31,11 +32,11 @@ class CtaBarriers {
   // Re-checks every barrier after warps exit (live_warps fell); releases what completes.
   void on_warp_exit(std::vector<Warp>& warps, uint32_t live_warps);
   void reset() { barriers_ = {}; }
-  const std::array<BarrierState, 16>& state() const { return barriers_; }
+  const std::array<BarrierState, 17>& state() const { return barriers_; }
 
  private:
   void release(std::vector<Warp>& warps, uint32_t id);
-  std::array<BarrierState, 16> barriers_{};
+  std::array<BarrierState, 17> barriers_{};
 };
 
 }  // namespace lockstep::func

@@ -18,6 +18,11 @@ uint32_t BindContext::scratch() {
   return scratch_slot_;
 }
 
+uint32_t BindContext::carry_slot() {
+  if (carry_slot_ == ~0u) carry_slot_ = kernel_.slot_count++;
+  return carry_slot_;
+}
+
 uint32_t BindContext::slot(const ir::Operand& op) {
   using K = ir::Operand::Kind;
   switch (op.kind) {
@@ -41,6 +46,10 @@ uint32_t BindContext::slot(const ir::Operand& op) {
     case K::Symbol:
       if (op.symbol.space == ir::SymbolSpace::Global) return constant(global_address(op.symbol));
       if (op.symbol.space == ir::SymbolSpace::Shared) return constant(op.symbol.value);
+      if (op.symbol.space == ir::SymbolSpace::Function) {
+        const ir::Function& f = program_.functions.at(op.symbol.value);
+        return constant(kernel_.function_base + 16 * uint64_t{f.module_ordinal});
+      }
       error(op, "symbol '" + op.symbol.name + "' cannot be used as a value here");
     default:
       error(op, "expected a register or immediate");
@@ -111,6 +120,7 @@ void register_texture_ops(OpTable&) {
 const OpTable& default_op_table() {
   static const OpTable table = [] {
     OpTable t;
+    register_cluster_ops(t);  // before control: it claims barrier.cluster.*
     register_control_ops(t);
     register_move_ops(t);
     register_integer_ops(t);

@@ -33,6 +33,9 @@ class BindContext {
   uint32_t constant(uint64_t value);
   // A scratch slot for sink operands (_) and discarded results.
   uint32_t scratch();
+  // The slot holding each lane's carry flag (CC.CF) between add.cc/addc and friends; kept apart
+  // from scratch() so a sink between two links of a carry chain cannot clobber it.
+  uint32_t carry_slot();
   // Predicate index of a Pred operand (throws if the operand is not a predicate).
   uint32_t pred(const ir::Operand& op);
   // Device address of a symbol in the Global space (module variable), plus nothing else.
@@ -57,6 +60,7 @@ class BindContext {
   std::map<uint64_t, uint32_t> constant_slots_;
   std::map<std::pair<int, uint32_t>, uint32_t> special_slots_;
   uint32_t scratch_slot_ = ~0u;
+  uint32_t carry_slot_ = ~0u;
 };
 
 // Fills the common fields (guard, pc, control targets) of an ExecInst for inst.
@@ -85,6 +89,7 @@ void register_memory_ops(OpTable& table);    // ld/st/atom/red/cp.async/fence/pr
 void register_warp_ops(OpTable& table);      // shfl/vote/match/redux/activemask
 void register_tensor_ops(OpTable& table);    // wmma/mma/ldmatrix
 void register_texture_ops(OpTable& table);   // tex/suld/sust (later)
+void register_cluster_ops(OpTable& table);   // barrier.cluster, mapa (one-CTA clusters)
 
 // The table with every family registered; built once per engine (immutable afterwards).
 const OpTable& default_op_table();

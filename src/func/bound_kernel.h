@@ -29,7 +29,10 @@ struct BoundKernel {
   std::vector<ConstantSlot> constants;
   std::vector<SpecialSlot> specials;
   std::vector<std::vector<uint32_t>> tables;  // long operand lists (wmma fragments, ...)
-  std::vector<uint64_t> function_globals;   // unused placeholder for future relocation data
+  // Function pointers: function `ordinal` of the module lives at function_base + 16 * ordinal;
+  // function_by_ordinal maps an ordinal to this kernel's function index (~0u: not included).
+  uint64_t function_base = 0;
+  std::vector<uint32_t> function_by_ordinal;
 };
 
 }  // namespace lockstep::func

@@ -96,7 +96,7 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
         case S::EnvReg: v = 0; break;
         case S::Clock: case S::Clock64: case S::GlobalTimer: v = 0; break;
       }
-      if (width <= 32 && (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt)) v &= 0xffffffffull;
+      if (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt) v &= full_mask(width);  // lanes that exist
       d[l] = v;
     }
   }
@@ -105,9 +105,11 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
 void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   const ExecInst* code = kernel_.code.data();
   uint64_t warp_count = 0, thread_count = 0;
+  ir::Pc pc = w.pc;  // of the instruction running: faults are reported there
   try {
     for (uint32_t budget = options_.time_slice; budget != 0 && w.status == Warp::Status::Running; --budget) {
-      const ExecInst& in = code[w.pc];
+      pc = w.pc;
+      const ExecInst& in = code[pc];
       LaneMask m = w.active;
       if (in.has_guard) {
         const LaneMask g = w.preds[in.guard];
@@ -129,7 +131,7 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   } catch (FaultException& f) {
     counters.warp_instructions += warp_count;
     counters.thread_instructions += thread_count;
-    throw LaunchFault{std::move(f.fault), w.warp_id, w.pc, {}};
+    throw LaunchFault{std::move(f.fault), w.warp_id, pc, {}};
   }
   counters.warp_instructions += warp_count;
   counters.thread_instructions += thread_count;

@@ -14,6 +14,9 @@ inline constexpr uint64_t kSharedWindow = 0x0000'5000'0000'0000ull;
 inline constexpr uint64_t kLocalWindow = 0x0000'6000'0000'0000ull;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;  // 4 GiB each
 inline constexpr uint64_t kGlobalBase = 0x0000'7000'0000'0000ull;
+// Function addresses (function pointers, virtual tables): module m's functions start at
+// kFunctionWindow + (m << 32), 16 bytes apart. Nothing can be loaded from them.
+inline constexpr uint64_t kFunctionWindow = 0x0000'4000'0000'0000ull;
 
 class DeviceMemory {
  public:

@@ -3,9 +3,14 @@
 namespace lockstep::func {
 
 BoundKernel bind_kernel(const ir::KernelProgram& program, const OpTable& table,
-                        std::function<uint64_t(uint32_t)> global_address) {
+                        std::function<uint64_t(uint32_t)> global_address, uint64_t function_base,
+                        size_t module_functions) {
   BoundKernel kernel;
   kernel.program = &program;
+  kernel.function_base = function_base;
+  kernel.function_by_ordinal.assign(module_functions, ~0u);
+  for (uint32_t i = 0; i < program.functions.size(); ++i)
+    kernel.function_by_ordinal.at(program.functions[i].module_ordinal) = i;
   kernel.slot_count = program.slot_count;
   kernel.pred_count = program.pred_count;
   kernel.code.reserve(program.code.size());

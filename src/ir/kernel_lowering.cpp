@@ -77,11 +77,25 @@ class KernelLowering {
     for (const ptx::Operand& e : op.elements) for_each_name(e, f);
   }
 
+  static bool is_indirect_call(const ptx::Instruction& inst) {
+    if (inst.opcode != "call" || inst.operands.empty()) return false;
+    const size_t callee = inst.operands[0].kind == ptx::Operand::Kind::Vector ? 1 : 0;
+    return callee < inst.operands.size() && inst.operands[callee].kind == ptx::Operand::Kind::Register;
+  }
+
+  // Functions the kernel can reach by name; with a call through a register, every function of
+  // the module, since its targets are only known at run time.
   void collect_reachable() {
     for (size_t i = 0; i < function_order_.size(); ++i) {
       const ptx::Function* f = function_order_[i];
       if (!f->has_body) continue;
       for_each_instruction(f->body, [&](const ptx::Instruction& inst) {
+        if (is_indirect_call(inst) && !program_.indirect_calls) {
+          program_.indirect_calls = true;
+          for (const auto& [name, fn] : symbols_.functions)
+            if (!fn->is_entry && function_index_.emplace(name, function_order_.size()).second)
+              function_order_.push_back(fn);
+        }
         for (const ptx::Operand& op : inst.operands) {
           for_each_name(op, [&](const std::string& name) {
             if (auto it = symbols_.functions.find(name); it != symbols_.functions.end()) {
@@ -144,6 +158,7 @@ class KernelLowering {
     out.name = f.name;
     out.is_entry = f.is_entry;
     out.is_extern = !f.has_body;
+    out.module_ordinal = symbols_.function_ordinals.at(f.name);
     current_function_ = index;
     frame_size_ = 0;
     scopes_.clear();
@@ -155,7 +170,7 @@ class KernelLowering {
       for (const ptx::VariableDecl& p : f.params) out.params.push_back(frame_param(p));
     } else {
       for (const ParamSlot& p : program_.params)
-        scopes_.back()[p.name] = symbol_binding(SymbolSpace::KernelParam, p.offset, p.name);
+        scopes_.back()[p.name] = symbol_binding(SymbolSpace::KernelParam, p.offset, p.name, p.size);
     }
     if (!f.has_body) {
       out.frame_size = align_up(frame_size_, 16);
@@ -190,16 +205,18 @@ class KernelLowering {
     frame_size_ = align_up(frame_size_, align);
     ParamSlot slot{p.name, frame_size_, static_cast<uint32_t>(variable_size(p)), align};
     frame_size_ += slot.size;
-    scopes_.back()[p.name] = symbol_binding(SymbolSpace::FrameParam, slot.offset, p.name);
+    scopes_.back()[p.name] = symbol_binding(SymbolSpace::FrameParam, slot.offset, p.name, slot.size);
     return slot;
   }
 
-  static Binding symbol_binding(SymbolSpace space, uint64_t value, const std::string& name) {
+  static Binding symbol_binding(SymbolSpace space, uint64_t value, const std::string& name,
+                                uint64_t size) {
     Binding b;
     b.kind = Binding::Kind::Symbol;
     b.symbol.space = space;
     b.symbol.value = value;
     b.symbol.name = name;
+    b.symbol.size = size;
     return b;
   }
 
@@ -227,12 +244,12 @@ class KernelLowering {
         frame_size_ = align_up(frame_size_, align);
         scope[v.name] = symbol_binding(
             v.space == ptx::StateSpace::Local ? SymbolSpace::Local : SymbolSpace::FrameParam,
-            frame_size_, v.name);
+            frame_size_, v.name, variable_size(v));
         frame_size_ += static_cast<uint32_t>(variable_size(v));
         break;
       }
       case ptx::StateSpace::Shared:
-        scope[v.name] = symbol_binding(SymbolSpace::Shared, shared_offsets_.at(&v), v.name);
+        scope[v.name] = symbol_binding(SymbolSpace::Shared, shared_offsets_.at(&v), v.name, variable_size(v));
         break;
       default:
         error(v.loc, "variables in this state space are not supported inside a function");

@@ -15,6 +15,7 @@ struct ModuleSymbols {
   std::map<std::string, uint32_t, std::less<>> globals;  // .global/.const -> ModuleProgram index
   std::map<std::string, const ptx::VariableDecl*, std::less<>> shared;  // module-scope .shared
   std::map<std::string, const ptx::Function*, std::less<>> functions;   // definitions win
+  std::map<std::string, uint32_t, std::less<>> function_ordinals;       // -> function_names index
 };
 
 KernelProgram lower_kernel(const ModuleSymbols& symbols, const ptx::Function& kernel);

@@ -27,6 +27,10 @@ ModuleProgram lower(const ptx::Module& module) {
   for (const ptx::Function& f : module.functions) {
     auto [it, inserted] = symbols.functions.emplace(f.name, &f);
     if (!inserted && f.has_body) it->second = &f;  // a definition replaces a declaration
+    if (inserted) {
+      symbols.function_ordinals[f.name] = static_cast<uint32_t>(program.function_names.size());
+      program.function_names.push_back(f.name);
+    }
   }
   for (const ptx::Function& f : module.functions) {
     if (f.is_entry && f.has_body) program.kernels.push_back(lower_kernel(symbols, f));

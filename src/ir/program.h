@@ -46,6 +46,7 @@ struct SymbolRef {
   SymbolSpace space = SymbolSpace::Global;
   uint64_t value = 0;     // offset, function index or PC, per space
   uint32_t global = 0;    // Global: index into KernelProgram::globals
+  uint64_t size = 0;      // bytes of the variable (Local, FrameParam, Shared, KernelParam)
   std::string name;
 };
 
@@ -107,6 +108,7 @@ struct Function {
   std::string name;
   bool is_entry = false;
   bool is_extern = false;       // declared without a body (vprintf, __assertfail, ...)
+  uint32_t module_ordinal = 0;  // index in ModuleProgram::function_names (function addresses)
   Pc entry = kNoPc;             // first instruction
   Pc exit = kNoPc;              // the synthetic exit instruction every ret branches to
   uint32_t frame_size = 0;      // bytes of per-thread frame (locals + params)
@@ -148,6 +150,7 @@ struct KernelProgram {
   std::vector<std::pair<std::string, Pc>> labels;  // "fn::label" or "label" -> PC, for traces
   ptx::PerformanceHints hints;
   bool recursive = false;           // some function may re-enter itself
+  bool indirect_calls = false;      // calls through a register: every function is included
   uint32_t max_frame_depth_bytes = 0;  // frame bytes along the deepest non-recursive path
 };
 
@@ -156,6 +159,9 @@ struct ModuleProgram {
   std::string file;
   std::vector<GlobalVar> globals;     // .global and .const variables, in order
   std::vector<KernelProgram> kernels; // one per .entry
+  // Every function of the module by ordinal; a function's device address (for function
+  // pointers and indirect calls) is derived from its ordinal.
+  std::vector<std::string> function_names;
 };
 
 }  // namespace lockstep::ir

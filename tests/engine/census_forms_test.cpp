@@ -28,7 +28,7 @@ constexpr size_t kCensusFormCount = 390;
 
 // Share of census forms that must load: the value achieved when this test was written, 382 of
 // 390 (97.9%), rounded down to one decimal. Raise it as families land, never lower it.
-constexpr double kCoverageFloorPercent = 97.9;
+constexpr double kCoverageFloorPercent = 98.9;
 
 // Forms whose module fails to load for a reason other than "unsupported", with the reason.
 // Every entry is a known bug to fix; the test fails on any failure not listed here.

@@ -86,12 +86,52 @@ void nop_control_h(const ExecInst& in, Warp& w) { w.pc = in.pc + 1; }
 
 // ---- calls ---------------------------------------------------------------------------
 // table: [callee, result caller offset, result size, (arg caller offset, arg size)...]
+void enter_function(const ExecInst& in, Warp& w, uint32_t callee_index);
+
 void call_h(const ExecInst& in, Warp& w) {
   w.pc = in.pc + 1;
   if (w.exec == 0) return;
+  enter_function(in, w, w.launch->kernel->tables[in.table][0]);
+}
+
+// call through a register (function pointers, virtual functions): s[0] holds the address.
+// Lanes with different targets are serialised: the lanes sharing the lowest lane's target call
+// now, the others wait to run this call again; all meet after it, as a divergent branch would.
+void indirect_call_h(const ExecInst& in, Warp& w) {
+  w.pc = in.pc + 1;
+  if (w.exec == 0) return;
+  const BoundKernel& k = *w.launch->kernel;
+  const uint64_t* target = w.r(in.s[0]);
+  const uint32_t first = static_cast<uint32_t>(std::countr_zero(w.exec));
+  const uint64_t address = target[first];
+  LaneMask group = 0;
+  for_each_lane(w.exec, [&](uint32_t l) {
+    if (target[l] == address) group |= LaneMask{1} << l;
+  });
+  if (const LaneMask later = w.exec & ~group; later != 0) {
+    w.divergence->branch(w, later, in.pc, in.pc + 1, in.pc + 1);
+    w.exec = group;
+  }
+  const uint64_t rel = address - k.function_base;
+  const uint64_t ordinal = rel / 16;
+  if (rel % 16 != 0 || ordinal >= k.function_by_ordinal.size() || k.function_by_ordinal[ordinal] == ~0u)
+    w.fault(FaultKind::OutOfBounds, first, address, 0, "code", "indirect call to an address that is no function");
+  const uint32_t callee = k.function_by_ordinal[ordinal];
+  const ir::Function& f = program_of(w).functions[callee];
+  const std::vector<uint32_t>& t = k.tables[in.table];
+  const size_t nargs = (t.size() - 3) / 2;
+  bool matches = f.params.size() == nargs && (t[2] == 0 || (!f.results.empty() && f.results[0].size == t[2]));
+  for (size_t i = 0; matches && i < nargs; ++i) matches = f.params[i].size == t[4 + 2 * i];
+  if (!matches || f.is_extern)
+    w.fault(FaultKind::Unsupported, first, address, 0, "code",
+            "indirect call to '" + f.name + "' does not match the call's prototype");
+  enter_function(in, w, callee);
+}
+
+void enter_function(const ExecInst& in, Warp& w, uint32_t callee_index) {
   const ir::KernelProgram& prog = program_of(w);
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  const ir::Function& callee = prog.functions[t[0]];
+  const ir::Function& callee = prog.functions[callee_index];
   const ir::Function& caller = prog.functions[w.function];
   const uint32_t base = w.frame_base_ + caller.frame_size;
   if (base + callee.frame_size > w.launch->stack_size)
@@ -106,7 +146,7 @@ void call_h(const ExecInst& in, Warp& w) {
   }
   CallFrame frame{};
   frame.return_pc = in.pc + 1;
-  frame.function = t[0];
+  frame.function = callee_index;
   frame.caller_function = w.function;
   frame.frame_base = base;
   frame.caller_frame_base = w.frame_base_;
@@ -115,8 +155,8 @@ void call_h(const ExecInst& in, Warp& w) {
   frame.result_src = callee.results.empty() ? 0 : callee.results[0].offset;
   frame.saved_regs_at = ~size_t{0};
   // A re-entered function would overwrite its caller activation's registers: save them.
-  bool reentry = w.function == t[0];
-  for (const CallFrame& c : w.calls) reentry = reentry || c.function == t[0];
+  bool reentry = w.function == callee_index;
+  for (const CallFrame& c : w.calls) reentry = reentry || c.function == callee_index;
   if (reentry) {
     frame.saved_regs_at = w.saved_regs.size();
     const size_t count = static_cast<size_t>(callee.slot_count) * w.width;
@@ -127,13 +167,19 @@ void call_h(const ExecInst& in, Warp& w) {
   }
   w.calls.push_back(frame);
   w.frame_base_ = base;
-  w.function = t[0];
+  w.function = callee_index;
   // A guarded call splits the path: the callers run first (the fall-through path of this
   // split), the others wait at the next instruction, where both meet again.
   if (w.exec != w.active) {
     w.divergence->branch(w, w.active & ~w.exec, in.pc + 1, in.pc + 1, in.pc + 1);
   }
   w.divergence->call(w, callee.entry, in.pc + 1);
+}
+
+uint32_t param_size(BindContext& ctx, const ir::Operand& op) {
+  if (op.kind != ir::Operand::Kind::Symbol || op.symbol.space != ir::SymbolSpace::FrameParam)
+    ctx.error(op, "call arguments must be .param variables");
+  return static_cast<uint32_t>(op.symbol.size);
 }
 
 std::optional<ExecInst> bind_call(const ir::Instruction& inst, BindContext& ctx) {
@@ -143,13 +189,9 @@ std::optional<ExecInst> bind_call(const ir::Instruction& inst, BindContext& ctx)
     results = &inst.operands[i++];
   if (i >= inst.operands.size()) ctx.error(inst, "expected a function to call");
   const ir::Operand& target = inst.operands[i++];
-  if (target.kind != ir::Operand::Kind::Symbol || target.symbol.space != ir::SymbolSpace::Function)
-    ctx.error(target, "indirect calls are not supported yet");
   const ir::Operand* args = nullptr;
   if (i < inst.operands.size() && inst.operands[i].kind == ir::Operand::Kind::Vector)
     args = &inst.operands[i++];
-  const ir::Function& callee = ctx.program().functions[target.symbol.value];
-
   auto frame_offset = [&](const ir::Operand& op) -> uint32_t {
     if (op.kind != ir::Operand::Kind::Symbol || op.symbol.space != ir::SymbolSpace::FrameParam)
       ctx.error(op, "call arguments must be .param variables");
@@ -157,6 +199,28 @@ std::optional<ExecInst> bind_call(const ir::Instruction& inst, BindContext& ctx)
   };
   const size_t nargs = args ? args->elements.size() : 0;
   const size_t nresults = results ? results->elements.size() : 0;
+  if (target.kind == ir::Operand::Kind::Reg) {
+    // The callee is known at run time only; argument sizes come from the caller's .param
+    // declarations and are checked against the callee's when the call happens.
+    if (nresults > 1) ctx.error(inst, "functions with more than one result are not supported");
+    std::vector<uint32_t> t{~0u, 0, 0};
+    if (nresults == 1) {
+      t[1] = frame_offset(results->elements[0]);
+      t[2] = param_size(ctx, results->elements[0]);
+    }
+    for (size_t a = 0; a < nargs; ++a) {
+      t.push_back(frame_offset(args->elements[a]));
+      t.push_back(param_size(ctx, args->elements[a]));
+    }
+    ExecInst e = make_exec(inst, indirect_call_h);
+    e.is_control = true;
+    e.s[0] = ctx.slot(target);
+    e.table = ctx.table(std::move(t));
+    return e;
+  }
+  if (target.kind != ir::Operand::Kind::Symbol || target.symbol.space != ir::SymbolSpace::Function)
+    ctx.error(target, "expected a function or a register holding a function address");
+  const ir::Function& callee = ctx.program().functions[target.symbol.value];
   if (callee.is_extern) {
     if (auto e = bind_device_call(inst, ctx, callee.name, results, args)) return e;
     ctx.error(inst, "call to external function '" + callee.name + "' is not supported");

@@ -118,7 +118,7 @@ ExecInst bind_regs(const ir::Instruction& inst, BindContext& ctx, Handler fn, si
 }
 
 uint32_t carry_slot(BindContext& ctx) {
-  return ctx.scratch();
+  return ctx.carry_slot();
 }
 
 }  // namespace lockstep::func::integer

@@ -1,0 +1,82 @@
+// Device, version and function-attribute entry points: one simulated device (DevicePreset).
+#include "cudart/process_runtime.h"
+#include "runtime/device_preset.h"
+
+using lockstep::runtime::process_runtime;
+
+namespace {
+
+// The CUDA version the stand-in reports (13.0), as CUDART_VERSION encodes it.
+constexpr int kCudaVersion = 13000;
+
+}  // namespace
+
+extern "C" cudaError_t cudaGetDeviceCount(int* count) {
+  if (count == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  *count = 1;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaSetDevice(int device) {
+  return device == 0 ? cudaSuccess : process_runtime().record(cudaErrorInvalidDevice);
+}
+
+extern "C" cudaError_t cudaGetDevice(int* device) {
+  if (device == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaSetDeviceFlags(unsigned int /*flags*/) { return cudaSuccess; }
+
+extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (prop == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (device != 0) return process_runtime().record(cudaErrorInvalidDevice);
+  lockstep::runtime::fill_properties(process_runtime().preset(), process_runtime().warp_size(), *prop);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (value == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (device != 0) return process_runtime().record(cudaErrorInvalidDevice);
+  if (!lockstep::runtime::device_attribute(process_runtime().preset(), process_runtime().warp_size(), attr, *value))
+    return process_runtime().record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDriverGetVersion(int* version) {
+  if (version == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  *version = kCudaVersion;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }
+
+// Every kernel runs to completion at launch, so synchronizing only reports the sticky error.
+extern "C" cudaError_t cudaDeviceSynchronize() { return process_runtime().sticky(); }
+
+extern "C" cudaError_t cudaDeviceReset() {
+  process_runtime().reset();
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+  if (attr == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  return lockstep::runtime::guarded([&] { return process_runtime().kernel_attributes(func, *attr); });
+}
+
+// Cache and shared-memory carve-out preferences do not change functional results.
+extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute /*attr*/, int /*value*/) {
+  return process_runtime().knows_kernel(func) ? cudaSuccess : process_runtime().record(cudaErrorInvalidDeviceFunction);
+}
+
+extern "C" cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache /*cacheConfig*/) {
+  return process_runtime().knows_kernel(func) ? cudaSuccess : process_runtime().record(cudaErrorInvalidDeviceFunction);
+}
+
+extern "C" cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache /*cacheConfig*/) { return cudaSuccess; }
+
+// Not a cudaError_t function: builds the descriptor a texture/surface API would take.
+extern "C" cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}

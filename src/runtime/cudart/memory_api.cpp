@@ -1,0 +1,92 @@
+// Memory entry points. Device pointers are lockstep device addresses; host ("pinned") memory
+// is plain malloc memory.
+#include <cstdlib>
+
+#include "cudart/process_runtime.h"
+
+using lockstep::runtime::guarded;
+using lockstep::runtime::process_runtime;
+
+extern "C" cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  return guarded([&] { return process_runtime().malloc(devPtr, size); });
+}
+
+extern "C" cudaError_t cudaFree(void* devPtr) {
+  return guarded([&] { return process_runtime().free(devPtr); });
+}
+
+extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  if (ptr == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  *ptr = std::malloc(size == 0 ? 1 : size);
+  return *ptr == nullptr ? process_runtime().record(cudaErrorMemoryAllocation) : cudaSuccess;
+}
+
+extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int /*flags*/) {
+  return cudaMallocHost(pHost, size);
+}
+
+extern "C" cudaError_t cudaFreeHost(void* ptr) {
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  return guarded([&] { return process_runtime().memcpy(dst, src, count, kind); });
+}
+
+extern "C" cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                       cudaStream_t /*stream*/) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+extern "C" cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  return guarded([&] { return process_runtime().memset(devPtr, value, count); });
+}
+
+extern "C" cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t /*stream*/) {
+  return cudaMemset(devPtr, value, count);
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                                          cudaMemcpyKind kind) {
+  return guarded([&] { return process_runtime().copy_to_symbol(symbol, src, count, offset, kind); });
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                            cudaMemcpyKind kind) {
+  return guarded([&] { return process_runtime().copy_from_symbol(dst, symbol, count, offset, kind); });
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                               cudaMemcpyKind kind, cudaStream_t /*stream*/) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                                 cudaMemcpyKind kind, cudaStream_t /*stream*/) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+extern "C" cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+  return guarded([&] {
+    uint64_t address = 0, size = 0;
+    const cudaError_t e = process_runtime().symbol(symbol, address, size);
+    if (e == cudaSuccess) *devPtr = reinterpret_cast<void*>(address);
+    return e;
+  });
+}
+
+extern "C" cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  return guarded([&] {
+    uint64_t address = 0, bytes = 0;
+    const cudaError_t e = process_runtime().symbol(symbol, address, bytes);
+    if (e == cudaSuccess) *size = bytes;
+    return e;
+  });
+}
+
+extern "C" cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  if (free == nullptr || total == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  process_runtime().memory_info(*free, *total);
+  return cudaSuccess;
+}

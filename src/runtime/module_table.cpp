@@ -1,0 +1,90 @@
+#include "runtime/module_table.h"
+
+#include <exception>
+#include <set>
+
+#include "fmt/format.h"
+#include "runtime/fatbin.h"
+
+namespace lockstep::runtime {
+
+void** ModuleTable::add_fatbin(const void* wrapper) {
+  auto f = std::make_unique<Fatbin>();
+  f->handle_slot = const_cast<void*>(wrapper);
+  void** handle = &f->handle_slot;
+  fatbins_.push_back(std::move(f));
+  return handle;
+}
+
+std::optional<uint32_t> ModuleTable::fatbin_index(void** handle) const {
+  for (size_t i = 0; i < fatbins_.size(); ++i)
+    if (&fatbins_[i]->handle_slot == handle) return static_cast<uint32_t>(i);
+  return std::nullopt;
+}
+
+void ModuleTable::add_kernel(void** handle, const void* host_fun, const char* name) {
+  std::optional<uint32_t> index = fatbin_index(handle);
+  if (!index || name == nullptr) return;
+  kernels_[host_fun] = KernelRecord{*index, name};
+}
+
+void ModuleTable::add_variable(void** handle, const void* host_var, const char* name, uint64_t size,
+                               bool constant) {
+  std::optional<uint32_t> index = fatbin_index(handle);
+  if (!index || name == nullptr) return;
+  variables_[host_var] = VariableRecord{*index, name, size, constant};
+}
+
+const KernelRecord* ModuleTable::kernel(const void* host_fun) const {
+  auto it = kernels_.find(host_fun);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+const VariableRecord* ModuleTable::variable(const void* host_var) const {
+  auto it = variables_.find(host_var);
+  return it == variables_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+std::string sass_targets(const std::vector<FatbinEntry>& entries) {
+  std::set<uint32_t> sms;
+  for (const FatbinEntry& e : entries)
+    if (e.kind == FatbinEntry::Kind::Elf) sms.insert(e.sm);
+  std::string list;
+  for (uint32_t sm : sms) list += (list.empty() ? "sm_" : ", sm_") + std::to_string(sm);
+  return list.empty() ? "no code" : "only SASS for " + list;
+}
+
+}  // namespace
+
+ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_failure) {
+  first_failure = false;
+  Fatbin& f = *fatbins_.at(fatbin);
+  if (f.module) return ModuleLookup{f.module, "", false};
+  if (f.failure) return *f.failure;
+  ModuleLookup result;
+  try {
+    std::vector<FatbinEntry> entries = read_fatbin_wrapper(f.handle_slot);
+    std::optional<std::string> ptx = select_ptx(entries, sm_);
+    if (!ptx) {
+      result.no_ptx = true;
+      result.error = fmt::format(
+          "the program's device code has no PTX ({}); lockstep simulates PTX, so rebuild the program "
+          "with -arch=sm_XX or add -gencode arch=compute_XX,code=compute_XX (for example "
+          "-arch=sm_80)",
+          sass_targets(entries));
+    } else {
+      result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin));
+      f.module = result.module;
+      return result;
+    }
+  } catch (const std::exception& e) {
+    result.error = fmt::format("cannot load the program's device code: {}", e.what());
+  }
+  f.failure = result;
+  first_failure = true;
+  return result;
+}
+
+}  // namespace lockstep::runtime

@@ -1,0 +1,69 @@
+#pragma once
+// The registration tables of the drop-in runtime: fat binaries registered by a program's
+// static constructors, the kernels (host stub -> name) and variables (host shadow -> name)
+// inside them. Device code is parsed lazily, at the first use of a fat binary, because
+// registration runs before main and most programs use only part of what they carry.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace lockstep::runtime {
+
+struct KernelRecord {
+  uint32_t fatbin = 0;   // index into the fat binary list
+  std::string name;      // mangled kernel name
+};
+
+struct VariableRecord {
+  uint32_t fatbin = 0;
+  std::string name;      // PTX-level name
+  uint64_t size = 0;
+  bool constant = false;
+};
+
+// A module ready for use, or why it could not be loaded.
+struct ModuleLookup {
+  std::optional<ModuleId> module;
+  std::string error;     // set when module is empty; printed once by the caller
+  bool no_ptx = false;   // the fat binary carries only SASS
+};
+
+class ModuleTable {
+ public:
+  // `sm` selects the PTX entry (highest PTX target <= sm).
+  explicit ModuleTable(uint32_t sm) : sm_(sm) {}
+
+  // Returns the handle handed back to the program (stable until the table dies).
+  void** add_fatbin(const void* wrapper);
+  // The fat binary index of a handle, or nullopt for an unknown one.
+  std::optional<uint32_t> fatbin_index(void** handle) const;
+  void add_kernel(void** handle, const void* host_fun, const char* name);
+  void add_variable(void** handle, const void* host_var, const char* name, uint64_t size, bool constant);
+
+  const KernelRecord* kernel(const void* host_fun) const;
+  const VariableRecord* variable(const void* host_var) const;
+  const std::unordered_map<const void*, VariableRecord>& variables() const { return variables_; }
+
+  // Loads the fat binary's PTX into `engine` at its first use; later calls return the
+  // same module or the same error (with `first_failure` true only the first time).
+  ModuleLookup load(uint32_t fatbin, Engine& engine, bool& first_failure);
+
+ private:
+  struct Fatbin {
+    void* handle_slot = nullptr;  // its address is the handle; holds the wrapper pointer
+    std::optional<ModuleId> module;
+    std::optional<ModuleLookup> failure;
+  };
+  uint32_t sm_;
+  std::vector<std::unique_ptr<Fatbin>> fatbins_;
+  std::unordered_map<const void*, KernelRecord> kernels_;
+  std::unordered_map<const void*, VariableRecord> variables_;
+};
+
+}  // namespace lockstep::runtime

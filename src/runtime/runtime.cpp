@@ -1,0 +1,206 @@
+#include "runtime/runtime.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string_view>
+
+#include "fmt/format.h"
+
+namespace lockstep::runtime {
+
+RuntimeOptions options_from_environment() {
+  RuntimeOptions o;
+  if (const char* w = std::getenv("LOCKSTEP_WARP_SIZE")) {
+    const unsigned long v = std::strtoul(w, nullptr, 10);
+    if (v == 1 || v == 2 || v == 4 || v == 8 || v == 16 || v == 32 || v == 64) o.warp_size = static_cast<uint32_t>(v);
+  }
+  if (const char* s = std::getenv("LOCKSTEP_SUMMARY")) o.summary = std::string_view(s) == "1";
+  return o;
+}
+
+namespace {
+
+EngineOptions engine_options(const RuntimeOptions& o) {
+  EngineOptions e;
+  e.warp_size = o.warp_size;
+  return e;
+}
+
+// The CUDA error a device fault of this kind produces on a GPU.
+cudaError_t fault_error(const std::string& kind) {
+  if (kind == "out-of-bounds access") return cudaErrorIllegalAddress;
+  if (kind == "misaligned access") return cudaErrorMisalignedAddress;
+  if (kind == "assertion failed") return cudaErrorAssert;
+  return cudaErrorLaunchFailure;  // trap, stack overflow, deadlock, unsupported operation
+}
+
+}  // namespace
+
+Runtime::Runtime(RuntimeOptions options, std::FILE* out, std::FILE* err)
+    : options_(options), out_(out), err_(err), engine_(engine_options(options)), modules_(options.preset.sm) {}
+
+Runtime::~Runtime() {
+  if (options_.summary) {
+    std::fflush(out_);
+    const std::string text = stats_.summary();
+    std::fwrite(text.data(), 1, text.size(), err_);
+    std::fflush(err_);
+  }
+}
+
+void Runtime::print(const std::string& message) const {
+  std::fflush(out_);  // keep the order the user sees when both streams go to one terminal
+  fmt::print(err_, "lockstep: {}\n", message);
+  std::fflush(err_);
+}
+
+bool Runtime::pop_config(LaunchConfig& c) {
+  if (configs_.empty()) return false;
+  c = configs_.back();
+  configs_.pop_back();
+  return true;
+}
+
+std::optional<ModuleId> Runtime::module_of(uint32_t fatbin) {
+  bool first_failure = false;
+  ModuleLookup m = modules_.load(fatbin, engine_, first_failure);
+  if (!m.module) {
+    if (first_failure) print(m.error);
+    return std::nullopt;
+  }
+  // Module variables are device memory too (cudaMemcpyDefault tells them from host memory).
+  for (const auto& [host, v] : modules_.variables()) {
+    if (v.fatbin != fatbin) continue;
+    try {
+      device_ranges_.emplace(engine_.symbol_address(*m.module, v.name), v.size);
+    } catch (const std::exception&) {
+      // A registered variable the PTX does not define: reported when it is used.
+    }
+  }
+  return m.module;
+}
+
+cudaError_t Runtime::launch(const void* host_fun, Dim3 grid, Dim3 block, void** args, size_t shared) {
+  if (sticky_ != cudaSuccess) return sticky_;
+  const KernelRecord* k = modules_.kernel(host_fun);
+  if (k == nullptr) return record(cudaErrorInvalidDeviceFunction);
+  std::optional<ModuleId> module = module_of(k->fatbin);
+  if (!module) return record(cudaErrorNoKernelImageForDevice);
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0 ||
+      uint64_t{block.x} * block.y * block.z > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535)
+    return record(cudaErrorInvalidConfiguration);
+  if (shared > options_.preset.shared_per_block_optin) return record(cudaErrorInvalidValue);
+  return run_launch(*k, *module, grid, block, args, shared);
+}
+
+cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 grid, Dim3 block, void** args,
+                                size_t shared) {
+  LaunchResult result;
+  try {
+    const KernelInfo info = engine_.kernel_info(module, k.name);
+    std::vector<KernelArg> kernel_args(info.params.size());
+    for (size_t i = 0; i < info.params.size(); ++i) {
+      kernel_args[i].bytes.resize(info.params[i].size);
+      if (args == nullptr || args[i] == nullptr) return record(cudaErrorInvalidValue);
+      std::memcpy(kernel_args[i].bytes.data(), args[i], info.params[i].size);
+    }
+    result = engine_.launch(module, k.name, grid, block, static_cast<uint32_t>(shared), kernel_args);
+  } catch (const std::invalid_argument& e) {
+    print(fmt::format("cannot launch kernel '{}': {}", k.name, e.what()));
+    return record(cudaErrorInvalidValue);
+  } catch (const std::exception& e) {
+    print(fmt::format("kernel '{}' failed: {}", k.name, e.what()));
+    sticky_ = cudaErrorLaunchFailure;
+    return record(cudaErrorLaunchFailure);
+  }
+  if (!result.printf_output.empty()) {
+    std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), out_);
+    std::fflush(out_);
+  }
+  stats_.add(KernelStat{k.name, grid, block, result.warp_instructions, result.thread_instructions});
+  if (result.fault) {
+    print(result.fault->message);
+    sticky_ = fault_error(result.fault->kind);
+    last_ = sticky_;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::kernel_attributes(const void* host_fun, cudaFuncAttributes& a) {
+  const KernelRecord* k = modules_.kernel(host_fun);
+  if (k == nullptr) return record(cudaErrorInvalidDeviceFunction);
+  std::optional<ModuleId> module = module_of(k->fatbin);
+  if (!module) return record(cudaErrorNoKernelImageForDevice);
+  const KernelInfo info = engine_.kernel_info(*module, k->name);
+  a = cudaFuncAttributes{};
+  a.sharedSizeBytes = info.static_shared_bytes;
+  a.maxThreadsPerBlock = 1024;
+  a.numRegs = static_cast<int>(info.registers);
+  a.ptxVersion = static_cast<int>(options_.preset.sm);
+  a.binaryVersion = static_cast<int>(options_.preset.sm);
+  a.maxDynamicSharedSizeBytes =
+      static_cast<int>(options_.preset.shared_per_block_optin - info.static_shared_bytes);
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::record(cudaError_t e) {
+  if (e != cudaSuccess) last_ = e;
+  return e;
+}
+
+cudaError_t Runtime::take_last_error() {
+  const cudaError_t e = last_;
+  last_ = sticky_;  // a sticky error cannot be cleared
+  return e;
+}
+
+void Runtime::reset() {
+  last_ = cudaSuccess;
+  sticky_ = cudaSuccess;
+}
+
+void Runtime::report_unsupported(const char* function) {
+  if (unsupported_reported_.insert(function).second) print(fmt::format("{} is not supported yet", function));
+  record(cudaErrorNotSupported);
+}
+
+void* Runtime::create_stream() {
+  auto token = std::make_unique<char>();
+  void* stream = token.get();
+  streams_.emplace(stream, std::move(token));
+  return stream;
+}
+
+bool Runtime::destroy_stream(void* stream) { return streams_.erase(stream) != 0; }
+
+void* Runtime::create_event() {
+  auto e = std::make_unique<Event>();
+  void* handle = e.get();
+  events_.emplace(handle, std::move(e));
+  return handle;
+}
+
+bool Runtime::destroy_event(void* event) { return events_.erase(event) != 0; }
+
+bool Runtime::record_event(void* event) {
+  auto it = events_.find(event);
+  if (it == events_.end()) return false;
+  it->second->recorded = true;
+  it->second->at = stats_.total_thread_instructions();
+  return true;
+}
+
+double Runtime::thread_instructions_per_ms() const {
+  return double(options_.preset.multiprocessors) * 128.0 * double(options_.preset.clock_khz);
+}
+
+bool Runtime::elapsed_ms(void* start, void* stop, float& ms) const {
+  auto a = events_.find(start), b = events_.find(stop);
+  if (a == events_.end() || b == events_.end() || !a->second->recorded || !b->second->recorded) return false;
+  const double delta = double(b->second->at) - double(a->second->at);
+  ms = static_cast<float>(delta / thread_instructions_per_ms());
+  return true;
+}
+
+}  // namespace lockstep::runtime

@@ -1,0 +1,47 @@
+#pragma once
+// Runs `lockstep run [options] -- <host program>` and captures its stdout, stderr and exit code.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace lockstep::test {
+
+struct ProgramOutcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// `arguments` go between "run" and the program (e.g. {"--warp-size", "8"}).
+inline ProgramOutcome run_lockstep(const std::string& program, const std::vector<std::string>& arguments = {}) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("lockstep_host_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::string command = quoted(LOCKSTEP_BINARY) + " run";
+  for (const std::string& a : arguments) command += " " + quoted(a);
+  command += " -- " + quoted(program) + " >" + quoted((dir / "out").string()) + " 2>" + quoted((dir / "err").string());
+  const int status = std::system(command.c_str());
+  ProgramOutcome r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(dir / "out");
+  r.err = read_text(dir / "err");
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+}  // namespace lockstep::test
