@@ -42,7 +42,7 @@ class KernelLowering {
     program_.slot_count = next_slot_;
     program_.pred_count = next_pred_;
     compute_reconvergence(program_);
-    compute_frame_depth();
+    compute_frame_depth(program_);
     return std::move(program_);
   }
 
@@ -435,33 +435,6 @@ class KernelLowering {
       inst.target = it->second;
       inst.operands[0].symbol.value = it->second;
     }
-  }
-
-  // Frame bytes along the deepest call chain (recursion makes it unbounded).
-  void compute_frame_depth() {
-    std::vector<std::vector<uint32_t>> callees(program_.functions.size());
-    for (const Instruction& inst : program_.code) {
-      if (inst.opcode != "call") continue;
-      for (const Operand& op : inst.operands)
-        if (op.kind == Operand::Kind::Symbol && op.symbol.space == SymbolSpace::Function)
-          callees[inst.function].push_back(static_cast<uint32_t>(op.symbol.value));
-    }
-    std::vector<int> state(program_.functions.size(), 0);  // 0 new, 1 on stack, 2 done
-    std::vector<uint32_t> depth(program_.functions.size(), 0);
-    auto visit = [&](auto&& self, uint32_t f) -> uint32_t {
-      if (state[f] == 1) {
-        program_.recursive = true;
-        return 0;
-      }
-      if (state[f] == 2) return depth[f];
-      state[f] = 1;
-      uint32_t deepest = 0;
-      for (uint32_t c : callees[f]) deepest = std::max(deepest, self(self, c));
-      state[f] = 2;
-      depth[f] = program_.functions[f].frame_size + deepest;
-      return depth[f];
-    };
-    program_.max_frame_depth_bytes = visit(visit, 0);
   }
 
   struct PendingTarget {

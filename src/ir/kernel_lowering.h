@@ -23,4 +23,7 @@ KernelProgram lower_kernel(const ModuleSymbols& symbols, const ptx::Function& ke
 // Fills Instruction::reconverge for every conditional branch of every function (reconvergence.cpp).
 void compute_reconvergence(KernelProgram& program);
 
+// Fills KernelProgram::recursive and max_frame_depth_bytes (frame_depth.cpp).
+void compute_frame_depth(KernelProgram& program);
+
 }  // namespace lockstep::ir
