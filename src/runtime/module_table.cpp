@@ -77,6 +77,8 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
     } else {
       result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin));
       f.module = result.module;
+      for (uint32_t target : ptx_targets(entries))
+        if (target <= sm_) f.ptx_arch = target;  // ascending: ends at the one select_ptx chose
       return result;
     }
   } catch (const std::exception& e) {

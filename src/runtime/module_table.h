@@ -53,11 +53,16 @@ class ModuleTable {
   // Loads the fat binary's PTX into `engine` at its first use; later calls return the
   // same module or the same error (with `first_failure` true only the first time).
   ModuleLookup load(uint32_t fatbin, Engine& engine, bool& first_failure);
+  // The sm target of the PTX entry a loaded fat binary was built from (80 for compute_80);
+  // 0 before a successful load. cudaFuncGetAttributes reports it as ptxVersion, which CUB
+  // matches against the architectures it was compiled for.
+  uint32_t ptx_arch(uint32_t fatbin) const { return fatbins_.at(fatbin)->ptx_arch; }
 
  private:
   struct Fatbin {
     void* handle_slot = nullptr;  // its address is the handle; holds the wrapper pointer
     std::optional<ModuleId> module;
+    uint32_t ptx_arch = 0;
     std::optional<ModuleLookup> failure;
   };
   uint32_t sm_;

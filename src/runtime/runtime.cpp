@@ -90,7 +90,6 @@ cudaError_t Runtime::launch(const void* host_fun, Dim3 grid, Dim3 block, void** 
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0 ||
       uint64_t{block.x} * block.y * block.z > 1024 || block.z > 64 || grid.y > 65535 || grid.z > 65535)
     return record(cudaErrorInvalidConfiguration);
-  if (shared > options_.preset.shared_per_block_optin) return record(cudaErrorInvalidValue);
   return run_launch(*k, *module, grid, block, args, shared);
 }
 
@@ -99,6 +98,7 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
   LaunchResult result;
   try {
     const KernelInfo info = engine_.kernel_info(module, k.name);
+    if (shared > dynamic_shared_limit(k, info.static_shared_bytes)) return record(cudaErrorInvalidValue);
     std::vector<KernelArg> kernel_args(info.params.size());
     for (size_t i = 0; i < info.params.size(); ++i) {
       kernel_args[i].bytes.resize(info.params[i].size);
@@ -124,23 +124,6 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
     sticky_ = fault_error(result.fault->kind);
     last_ = sticky_;
   }
-  return cudaSuccess;
-}
-
-cudaError_t Runtime::kernel_attributes(const void* host_fun, cudaFuncAttributes& a) {
-  const KernelRecord* k = modules_.kernel(host_fun);
-  if (k == nullptr) return record(cudaErrorInvalidDeviceFunction);
-  std::optional<ModuleId> module = module_of(k->fatbin);
-  if (!module) return record(cudaErrorNoKernelImageForDevice);
-  const KernelInfo info = engine_.kernel_info(*module, k->name);
-  a = cudaFuncAttributes{};
-  a.sharedSizeBytes = info.static_shared_bytes;
-  a.maxThreadsPerBlock = 1024;
-  a.numRegs = static_cast<int>(info.registers);
-  a.ptxVersion = static_cast<int>(options_.preset.sm);
-  a.binaryVersion = static_cast<int>(options_.preset.sm);
-  a.maxDynamicSharedSizeBytes =
-      static_cast<int>(options_.preset.shared_per_block_optin - info.static_shared_bytes);
   return cudaSuccess;
 }
 

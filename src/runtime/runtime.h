@@ -65,6 +65,11 @@ class Runtime {
   cudaError_t launch(const void* host_fun, Dim3 grid, Dim3 block, void** args, size_t shared);
   bool knows_kernel(const void* host_fun) const { return modules_.kernel(host_fun) != nullptr; }
   cudaError_t kernel_attributes(const void* host_fun, cudaFuncAttributes& attributes);
+  // cudaFuncSetAttribute: the dynamic shared memory limit (checked at launch) and the carve-out.
+  cudaError_t set_kernel_attribute(const void* host_fun, cudaFuncAttribute attribute, int value);
+  // Resident blocks per SM for this kernel, block size and dynamic shared memory, from the
+  // preset's limits (threads, blocks, registers, shared memory per SM).
+  cudaError_t occupancy(int& blocks, const void* host_fun, int block_size, size_t dynamic_shared);
 
   // Memory. Device pointers are lockstep device addresses.
   cudaError_t malloc(void** pointer, size_t bytes);
@@ -77,6 +82,12 @@ class Runtime {
   cudaError_t copy_from_symbol(void* dst, const void* host_var, size_t bytes, size_t offset,
                                cudaMemcpyKind kind);
   void memory_info(size_t& free_bytes, size_t& total_bytes) const;
+  // Page-locked host memory (cudaMallocHost/cudaHostAlloc): plain host memory here, tracked so
+  // that cudaFreeHost, cudaHostGetFlags and cudaPointerGetAttributes know it.
+  cudaError_t malloc_host(void** pointer, size_t bytes, unsigned flags);
+  cudaError_t free_host(void* pointer);
+  cudaError_t host_flags(const void* pointer, unsigned& flags);
+  cudaError_t pointer_attributes(const void* pointer, cudaPointerAttributes& attributes) const;
   bool is_device_address(uint64_t address, uint64_t bytes = 1) const;
 
   // Errors, with CUDA semantics: a failing call sets the last error; a device fault is sticky
@@ -93,7 +104,12 @@ class Runtime {
   // elapsed time converts instructions at the nominal rate below.
   void* create_stream();
   bool destroy_stream(void* stream);
-  bool is_stream(void* stream) const { return stream == nullptr || streams_.count(stream) != 0; }
+  // The default stream (0), the special handles cudaStreamLegacy (1) and cudaStreamPerThread (2),
+  // or a stream created by cudaStreamCreate*.
+  bool is_stream(void* stream) const {
+    const auto handle = reinterpret_cast<uintptr_t>(stream);
+    return handle <= 2 || streams_.count(stream) != 0;
+  }
   void* create_event();
   bool destroy_event(void* event);
   bool record_event(void* event);
@@ -111,6 +127,10 @@ class Runtime {
   cudaError_t run_launch(const KernelRecord& k, ModuleId module, Dim3 grid, Dim3 block, void** args,
                          size_t shared);
   cudaError_t copy_device(uint64_t dst, uint64_t src, uint64_t bytes);
+  const KernelInfo* loaded_kernel(const void* host_fun, const KernelRecord*& record, ModuleId& module,
+                                  cudaError_t& error);
+  // The most dynamic shared memory a launch of `k` may ask for (cudaFuncSetAttribute raises it).
+  uint64_t dynamic_shared_limit(const KernelRecord& k, uint32_t static_shared) const;
 
   RuntimeOptions options_;
   std::FILE* out_;
@@ -130,7 +150,19 @@ class Runtime {
     uint64_t at = 0;  // thread instructions run before the record
   };
   std::unordered_map<void*, std::unique_ptr<Event>> events_;
-  std::unordered_map<const void*, KernelInfo> kernel_infos_;
+  std::unordered_map<const void*, KernelInfo> kernel_infos_;  // by host stub, filled at first use
+  struct KernelSettings {
+    int max_dynamic_shared = -1;  // -1: the default (48 KiB less the static shared memory)
+    int carveout = -1;
+  };
+  // Keyed by the ModuleTable's record, whose address is stable (node-based map).
+  std::unordered_map<const KernelRecord*, KernelSettings> kernel_settings_;
+  struct HostAllocation {
+    size_t bytes = 0;
+    unsigned flags = 0;
+  };
+  std::map<uint64_t, HostAllocation> host_allocations_;  // base -> allocation
+  const HostAllocation* host_allocation(const void* pointer) const;  // any address inside one
   KernelStats stats_;
 };
 

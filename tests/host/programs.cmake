@@ -15,6 +15,24 @@ function(lockstep_host_program name source)
   set(HOST_PROGRAMS ${HOST_PROGRAMS} ${HOST_PROGRAM_DIR}/${name} PARENT_SCOPE)
 endfunction()
 
+# name, one or more sources compiled into one binary, then FLAGS and nvcc flags...
+function(lockstep_host_program_from name)
+  cmake_parse_arguments(PARSE_ARGV 1 P "" "" "SOURCES;FLAGS")
+  list(TRANSFORM P_SOURCES PREPEND ${HOST_PROGRAM_SOURCES}/)
+  add_custom_command(
+    OUTPUT ${HOST_PROGRAM_DIR}/${name}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${HOST_PROGRAM_DIR}
+    COMMAND ${LOCKSTEP_NVCC} ${P_FLAGS} -o ${HOST_PROGRAM_DIR}/${name} ${P_SOURCES}
+    DEPENDS ${P_SOURCES}
+    COMMENT "nvcc ${name}")
+  set(HOST_PROGRAMS ${HOST_PROGRAMS} ${HOST_PROGRAM_DIR}/${name} PARENT_SCOPE)
+endfunction()
+
+# Programs built once per architecture, as <name>_sm75, <name>_sm80 and <name>_sm90: the PTX
+# lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
+set(HOST_PROGRAM_ARCHES 75 80 90)
+set(HOST_MULTI_ARCH_PROGRAMS streams_events dynamic_shared pinned_memory templates device_printf thrust_ops cub_ops)
+
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)
     foreach(p vector_add constant_memory faulting_kernel unsupported_api)
@@ -22,6 +40,14 @@ if(TARGET test_host)
     endforeach()
     lockstep_host_program(vector_add_static vector_add.cu -arch=sm_80)
     lockstep_host_program(vector_add_sass_only vector_add.cu -cudart shared -gencode arch=compute_80,code=sm_80)
+    foreach(arch ${HOST_PROGRAM_ARCHES})
+      foreach(p ${HOST_MULTI_ARCH_PROGRAMS})
+        lockstep_host_program_from(${p}_sm${arch} SOURCES ${p}.cu FLAGS -cudart shared -arch=sm_${arch})
+      endforeach()
+      # Whole-program mode: each translation unit carries its own fat binary.
+      lockstep_host_program_from(two_units_sm${arch} SOURCES two_units_main.cu two_units_kernels.cu
+                                 FLAGS -cudart shared -arch=sm_${arch})
+    endforeach()
     add_custom_target(host_programs DEPENDS ${HOST_PROGRAMS})
     add_dependencies(test_host host_programs)
     target_compile_definitions(test_host PRIVATE LOCKSTEP_HOST_PROGRAMS="${HOST_PROGRAM_DIR}")

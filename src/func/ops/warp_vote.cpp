@@ -6,6 +6,7 @@
 // .sync instruction (a Volta-style scheduler would wait for them); a SIMT-stack engine cannot
 // wait for lanes on another path, so such lanes simply do not contribute. Legacy forms without
 // .sync use all executing lanes.
+#include <vector>
 #include <bit>
 
 #include "func/ops/warp_binders.h"
@@ -92,13 +93,20 @@ void elect_h(const ExecInst& in, Warp& w) {
 }  // namespace
 
 std::optional<ExecInst> bind_vote(const ir::Instruction& inst, BindContext& ctx) {
-  // vote[.sync].{all,any,uni}.pred d, {!}a[, membermask]; vote[.sync].ballot.b32 d, {!}a[, m]
-  const auto& m = inst.modifiers;
-  const bool sync = !m.empty() && m[0] == "sync";
-  const size_t first = sync ? 1 : 0;
-  if (m.size() != first + 2) ctx.unsupported(inst);
-  const std::string& mode = m[first];
-  const std::string& type = m[first + 1];
+  // vote[.sync].{all,any,uni}.pred d, {!}a[, membermask]; vote[.sync].ballot.b32 d, {!}a[, m].
+  // ptxas also accepts .sync after the mode (vote.ballot.sync.b32, written by CUB's inline asm).
+  std::vector<std::string> m = inst.modifiers;
+  bool sync = false;
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    if (*it == "sync" && it - m.begin() <= 1) {
+      sync = true;
+      m.erase(it);
+      break;
+    }
+  }
+  if (m.size() != 2) ctx.unsupported(inst);
+  const std::string& mode = m[0];
+  const std::string& type = m[1];
   Handler fn = nullptr;
   const bool ballot = mode == "ballot";
   if (ballot && type == "b32") {

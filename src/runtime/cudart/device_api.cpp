@@ -65,9 +65,9 @@ extern "C" cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const voi
   return lockstep::runtime::guarded([&] { return process_runtime().kernel_attributes(func, *attr); });
 }
 
-// Cache and shared-memory carve-out preferences do not change functional results.
-extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute /*attr*/, int /*value*/) {
-  return process_runtime().knows_kernel(func) ? cudaSuccess : process_runtime().record(cudaErrorInvalidDeviceFunction);
+// The dynamic shared memory limit is enforced at launch; the other attributes are hints.
+extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
+  return lockstep::runtime::guarded([&] { return process_runtime().set_kernel_attribute(func, attr, value); });
 }
 
 extern "C" cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache /*cacheConfig*/) {

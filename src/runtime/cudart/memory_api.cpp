@@ -1,7 +1,5 @@
-// Memory entry points. Device pointers are lockstep device addresses; host ("pinned") memory
-// is plain malloc memory.
-#include <cstdlib>
-
+// Memory entry points. Device pointers are lockstep device addresses; page-locked host memory
+// is in host_memory_api.cpp.
 #include "cudart/process_runtime.h"
 
 using lockstep::runtime::guarded;
@@ -13,21 +11,6 @@ extern "C" cudaError_t cudaMalloc(void** devPtr, size_t size) {
 
 extern "C" cudaError_t cudaFree(void* devPtr) {
   return guarded([&] { return process_runtime().free(devPtr); });
-}
-
-extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  if (ptr == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  *ptr = std::malloc(size == 0 ? 1 : size);
-  return *ptr == nullptr ? process_runtime().record(cudaErrorMemoryAllocation) : cudaSuccess;
-}
-
-extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int /*flags*/) {
-  return cudaMallocHost(pHost, size);
-}
-
-extern "C" cudaError_t cudaFreeHost(void* ptr) {
-  std::free(ptr);
-  return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {

@@ -1,0 +1,30 @@
+// Kernel entry points beyond <<<>>>: cudaLaunchKernelExC (what CUB and cudaLaunchKernelEx use)
+// and the occupancy calculator.
+#include "cudart/process_runtime.h"
+
+using lockstep::runtime::guarded;
+using lockstep::runtime::process_runtime;
+
+// Launch attributes (clusters of one CTA, priorities, programmatic serialization...) are
+// scheduling hints for a functional engine that runs each launch to completion in order.
+extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  if (config == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+}
+
+extern "C" cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return cudaLaunchKernelExC(config, func, args);
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                               int blockSize, size_t dynamicSMemSize,
+                                                                               unsigned int /*flags*/) {
+  if (numBlocks == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  return guarded([&] { return process_runtime().occupancy(*numBlocks, func, blockSize, dynamicSMemSize); });
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
+                                                                     int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
+                                                                cudaOccupancyDefault);
+}

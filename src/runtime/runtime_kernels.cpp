@@ -1,0 +1,116 @@
+// Runtime: per-kernel queries and settings (cudaFuncGetAttributes, cudaFuncSetAttribute,
+// occupancy). Limits come from the device preset; a kernel's register count is lockstep's
+// stand-in (PTX virtual registers, capped at the hardware's 255 per thread).
+#include <algorithm>
+
+#include "runtime/runtime.h"
+
+namespace lockstep::runtime {
+
+namespace {
+
+constexpr uint32_t kMaxRegistersPerThread = 255;
+constexpr uint32_t kRegisterAllocationUnit = 256;   // registers, per warp
+constexpr uint32_t kSharedAllocationUnit = 128;     // bytes
+constexpr uint32_t kReservedSharedPerBlock = 1024;  // bytes the system takes per resident block
+constexpr uint32_t kHardwareWarp = 32;              // occupancy is counted in 32-thread warps
+
+uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
+
+}  // namespace
+
+const KernelInfo* Runtime::loaded_kernel(const void* host_fun, const KernelRecord*& k, ModuleId& module,
+                                         cudaError_t& error) {
+  k = modules_.kernel(host_fun);
+  if (k == nullptr) {
+    error = cudaErrorInvalidDeviceFunction;
+    return nullptr;
+  }
+  std::optional<ModuleId> m = module_of(k->fatbin);
+  if (!m) {
+    error = cudaErrorNoKernelImageForDevice;
+    return nullptr;
+  }
+  module = *m;
+  auto it = kernel_infos_.find(host_fun);
+  if (it == kernel_infos_.end()) it = kernel_infos_.emplace(host_fun, engine_.kernel_info(module, k->name)).first;
+  return &it->second;
+}
+
+uint64_t Runtime::dynamic_shared_limit(const KernelRecord& k, uint32_t static_shared) const {
+  auto it = kernel_settings_.find(&k);
+  if (it != kernel_settings_.end() && it->second.max_dynamic_shared >= 0)
+    return static_cast<uint64_t>(it->second.max_dynamic_shared);
+  const uint64_t default_limit = options_.preset.shared_per_block;
+  return default_limit > static_shared ? default_limit - static_shared : 0;
+}
+
+cudaError_t Runtime::kernel_attributes(const void* host_fun, cudaFuncAttributes& a) {
+  const KernelRecord* k = nullptr;
+  ModuleId module{};
+  cudaError_t error = cudaSuccess;
+  const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
+  if (info == nullptr) return record(error);
+  a = cudaFuncAttributes{};
+  a.sharedSizeBytes = info->static_shared_bytes;
+  a.maxThreadsPerBlock = 1024;
+  a.numRegs = static_cast<int>(std::min(info->registers, kMaxRegistersPerThread));
+  // The PTX the kernel came from (CUB picks its tuning policy by it); no SASS is involved.
+  const int arch = static_cast<int>(modules_.ptx_arch(k->fatbin));
+  a.ptxVersion = arch;
+  a.binaryVersion = arch;
+  a.maxDynamicSharedSizeBytes = static_cast<int>(dynamic_shared_limit(*k, info->static_shared_bytes));
+  auto it = kernel_settings_.find(k);
+  a.preferredShmemCarveout = it == kernel_settings_.end() ? -1 : it->second.carveout;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::set_kernel_attribute(const void* host_fun, cudaFuncAttribute attribute, int value) {
+  const KernelRecord* k = nullptr;
+  ModuleId module{};
+  cudaError_t error = cudaSuccess;
+  const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
+  if (info == nullptr) return record(error);
+  switch (attribute) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+      if (value < 0 || uint64_t(value) + info->static_shared_bytes > options_.preset.shared_per_block_optin)
+        return record(cudaErrorInvalidValue);
+      kernel_settings_[k].max_dynamic_shared = value;
+      return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+      if (value < -1 || value > 100) return record(cudaErrorInvalidValue);
+      kernel_settings_[k].carveout = value;
+      return cudaSuccess;
+    default:
+      // Cluster and scheduling hints do not change what a functional simulation computes.
+      return cudaSuccess;
+  }
+}
+
+cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size, size_t dynamic_shared) {
+  const KernelRecord* k = nullptr;
+  ModuleId module{};
+  cudaError_t error = cudaSuccess;
+  const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
+  if (info == nullptr) return record(error);
+  if (block_size <= 0) return record(cudaErrorInvalidValue);
+  blocks = 0;
+  if (block_size > 1024 || dynamic_shared > dynamic_shared_limit(*k, info->static_shared_bytes)) return cudaSuccess;
+  const DevicePreset& p = options_.preset;
+  const uint64_t warps = (uint64_t(block_size) + kHardwareWarp - 1) / kHardwareWarp;
+  uint64_t limit = std::min<uint64_t>(p.blocks_per_sm, p.threads_per_sm / kHardwareWarp / warps);
+  const uint64_t registers = std::max<uint32_t>(1, std::min(info->registers, kMaxRegistersPerThread));
+  const uint64_t registers_per_block = round_up(registers * kHardwareWarp, kRegisterAllocationUnit) * warps;
+  // The register count is a stand-in for ptxas's, so it may lower occupancy but never make a
+  // block that fits by threads and shared memory look unlaunchable.
+  limit = std::min(limit, std::max<uint64_t>(1, p.registers_per_sm / registers_per_block));
+  const uint64_t shared = info->static_shared_bytes + dynamic_shared;
+  if (shared > 0) {
+    const uint64_t per_block = round_up(shared, kSharedAllocationUnit) + kReservedSharedPerBlock;
+    limit = std::min(limit, p.shared_per_sm / per_block);
+  }
+  blocks = static_cast<int>(limit);
+  return cudaSuccess;
+}
+
+}  // namespace lockstep::runtime

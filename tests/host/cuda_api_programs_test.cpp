@@ -1,0 +1,144 @@
+// CUDA runtime API coverage through unmodified programs (tests/host/programs), each built for
+// sm_75, sm_80 and sm_90 and run through `lockstep run`: streams and events, dynamic shared
+// memory, pinned memory, two translation units, templates, device printf, Thrust and CUB.
+// stdout and the exit code are exact; stderr carries only the per-kernel summary.
+#include "host/run_lockstep.h"
+
+#ifdef LOCKSTEP_HOST_PROGRAMS
+
+namespace lockstep::test {
+namespace {
+
+class HostApiProgram : public ::testing::TestWithParam<const char*> {
+ protected:
+  ProgramOutcome run(const std::string& name) const {
+    return run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/" + name + "_" + GetParam());
+  }
+};
+
+// Every stderr line is a kernel summary: nothing unsupported, no fault, no load failure.
+void expect_only_kernel_summaries(const std::string& err) {
+  size_t start = 0;
+  while (start < err.size()) {
+    const size_t end = err.find('\n', start);
+    const std::string line = err.substr(start, end - start);
+    EXPECT_EQ(line.rfind("lockstep: kernel ", 0), 0u) << line;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+}
+
+TEST_P(HostApiProgram, StreamsAndEvents) {
+  const ProgramOutcome r = run("streams_events");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "create=cudaSuccess sync=cudaSuccess,cudaSuccess event=cudaSuccess query=cudaSuccess,cudaSuccess "
+            "elapsed=cudaSuccess\n"
+            "h_a[5]=14 h_b[5]=17 mismatches=0\n"
+            "elapsed > 0: yes, total >= first: yes\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, DynamicSharedMemoryAndItsOptIn) {
+  const ProgramOutcome r = run("dynamic_shared");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "launch=cudaSuccess mismatches=0 odd=48,48,48,48,48\n"
+            "64 KiB: without opt-in cudaErrorInvalidValue, set cudaSuccess, with opt-in cudaSuccess, result 209134\n"
+            "attributes cudaSuccess: static shared 0, max dynamic 65536\n"
+            "occupancy cudaSuccess: 3 blocks of 32 threads, 0 of 2048\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, PinnedHostMemory) {
+  const ProgramOutcome r = run("pinned_memory");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "alloc=cudaSuccess,cudaSuccess sync=cudaSuccess mismatches=0 h_out[10]=25\n"
+            "flags=cudaSuccess portable=1\n"
+            "attributes=cudaSuccess,cudaSuccess host type=1 device type=2 device base ok=1\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, KernelsInTwoTranslationUnits) {
+  const ProgramOutcome r = run("two_units");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "bins: 400 800 1200 1600 2000 2400 2800 3200 3600 4000\n"
+            "histogram=cudaSuccess prefix=cudaSuccess mismatches=0\n"
+            "PASSED\n");
+  // One kernel from the main unit, two from the other: both fat binaries were loaded.
+  EXPECT_NE(r.err.find("lockstep: kernel _Z12fill_patternPii "), std::string::npos);
+  EXPECT_NE(r.err.find("lockstep: kernel _Z9histogramPKiiPii "), std::string::npos);
+  EXPECT_NE(r.err.find("lockstep: kernel _Z13prefix_doublePii "), std::string::npos);
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, KernelTemplates) {
+  const ProgramOutcome r = run("templates");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "apply<int, Times3>: 0 mismatches\n"
+            "apply<float, Times3>: 0 mismatches\n"
+            "apply<double, Plus1>: 0 mismatches\n"
+            "apply<Pair, Plus1>: 0 mismatches\n"
+            "block_total<64, int>: totals 252 253 254, 0 mismatches\n"
+            "block_total<128, float>: totals 505 509 513, 0 mismatches\n"
+            "block_total<32, double>: totals 118 134 123, 0 mismatches\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, DevicePrintfFormats) {
+  const ProgramOutcome r = run("device_printf");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "int -42 -42   -42|-42  |-0042\n"
+            "unsigned 3735928559 hex deadbeef DEADBEEF 0xdeadbeef octal 33653337357\n"
+            "long long -1234567890123 fffffee08e04fb35\n"
+            "float 3.250000 3.25 3.250000e+00 3.25\n"
+            "double 0.3333333333 3.333e-01\n"
+            "char Z string device percent %\n"
+            "pointer label null\n"
+            "block 0 says even\n"
+            "block 1 says odd\n"
+            "block 2 says even\n"
+            "thread 1 of block 2: 32 threads\n"
+            "host after sync: cudaSuccess\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, CubReduceAndScanWithTempStorageQuery) {
+  const ProgramOutcome r = run("cub_ops");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "query=cudaSuccess,cudaSuccess temp bytes > 0: yes\n"
+            "reduce=cudaSuccess scan=cudaSuccess sync=cudaSuccess\n"
+            "sum 4979 (expected 4979), scan last 4979, 0 mismatches\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+// Thrust's radix sort reaches CUB's inline PTX `vote.ballot.sync.b32` (.sync after the mode,
+// which ptxas accepts) and synchronizes on cudaStreamPerThread-style special stream handles.
+TEST_P(HostApiProgram, ThrustSortScanReduceTransform) {
+  const ProgramOutcome r = run("thrust_ops");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "sorted: first -500 last 508, 0 out of order\n"
+            "reduce: 4678 (expected 4678), max of squares-1: 258063\n"
+            "inclusive_scan: last 1000, 0 mismatches; transform: 0 mismatches\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+INSTANTIATE_TEST_SUITE_P(Arches, HostApiProgram, ::testing::Values("sm75", "sm80", "sm90"));
+
+}  // namespace
+}  // namespace lockstep::test
+
+#endif
