@@ -24,8 +24,6 @@ struct LoadedModule {
   std::vector<func::BoundKernel> kernels;     // parallel to program.kernels
 };
 
-uint32_t log2_exact(uint32_t v) { return static_cast<uint32_t>(std::countr_zero(v)); }
-
 }  // namespace
 
 struct Engine::Impl {
@@ -52,7 +50,6 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   const uint32_t w = options.warp_size;
   if (w < 1 || w > 64 || (w & (w - 1)) != 0)
     throw std::invalid_argument(fmt::format("warp_size must be 1, 2, 4, 8, 16, 32 or 64, got {}", w));
-  (void)log2_exact;
   impl_->options = options;
 }
 
