@@ -1,6 +1,7 @@
 // CUDA runtime API coverage through unmodified programs (tests/host/programs), each built for
-// sm_75, sm_80 and sm_90 and run through `lockstep run`: streams and events, dynamic shared
-// memory, pinned memory, two translation units, templates, device printf, Thrust and CUB.
+// sm_75, sm_80 and sm_90 and run through `lockstep run`: vector add, constant memory, a device
+// fault, streams and events, dynamic shared memory, pinned memory, two translation units,
+// templates, device printf, Thrust and CUB.
 // stdout and the exit code are exact; stderr carries only the per-kernel summary.
 #include "host/run_lockstep.h"
 
@@ -26,6 +27,36 @@ void expect_only_kernel_summaries(const std::string& err) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
+}
+
+TEST_P(HostApiProgram, VectorAdd) {
+  const ProgramOutcome r = run("vector_add");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "vector_add: n=1000\nlaunch=cudaSuccess sync=cudaSuccess mismatches=0\nPASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, ConstantAndDeviceVariablesThroughSymbols) {
+  const ProgramOutcome r = run("constant_memory");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "y = 1 20 300 4000 5 60 700 8000\n"
+            "total = 13086, via address = 13086, coefficients size = 16, cudaSuccess\nPASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+// The report's PC and PTX line depend on the target's PTX; who faulted and where does not.
+TEST_P(HostApiProgram, DeviceFaultIsReportedAndSticky) {
+  const ProgramOutcome r = run("faulting_kernel");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "sync: cudaErrorIllegalAddress (an illegal memory access was encountered)\n"
+            "last: cudaErrorIllegalAddress, later cudaMalloc: cudaErrorIllegalAddress\n");
+  EXPECT_EQ(r.err.rfind("lockstep: out-of-bounds access of 4 bytes at global address 0x700000001000 in kernel "
+                        "'_Z7overrunPi', block (0,0,0), thread (1,0,0), pc ",
+                        0),
+            0u)
+      << r.err;
 }
 
 TEST_P(HostApiProgram, StreamsAndEvents) {
