@@ -187,28 +187,26 @@ std::optional<ExecInst> bind_rem(const ir::Instruction& inst, BindContext& ctx) 
   return bind_regs(inst, ctx, h, 1, 2);
 }
 
-std::optional<ExecInst> bind_abs(const ir::Instruction& inst, BindContext& ctx) {
+// abs and neg: one signed source, no modifiers besides the type.
+template <class Op>
+std::optional<ExecInst> bind_signed_unary(const ir::Instruction& inst, BindContext& ctx) {
   const Form f = parse_form(inst);
   if (f.has_float()) return std::nullopt;
   const auto t = single_int_type(f);
   if (!t) return std::nullopt;
   Handler h = nullptr;
   if (f.flags.empty() && t->is_signed())
-    h = dispatch_int(*t, []<class T>(std::type_identity<T>) { return &unary_h<T, AbsOp>; });
+    h = dispatch_int(*t, []<class T>(std::type_identity<T>) { return &unary_h<T, Op>; });
   if (!h) ctx.unsupported(inst);
   return bind_regs(inst, ctx, h, 1, 1);
 }
 
+std::optional<ExecInst> bind_abs(const ir::Instruction& inst, BindContext& ctx) {
+  return bind_signed_unary<AbsOp>(inst, ctx);
+}
+
 std::optional<ExecInst> bind_neg(const ir::Instruction& inst, BindContext& ctx) {
-  const Form f = parse_form(inst);
-  if (f.has_float()) return std::nullopt;
-  const auto t = single_int_type(f);
-  if (!t) return std::nullopt;
-  Handler h = nullptr;
-  if (f.flags.empty() && t->is_signed())
-    h = dispatch_int(*t, []<class T>(std::type_identity<T>) { return &unary_h<T, NegOp>; });
-  if (!h) ctx.unsupported(inst);
-  return bind_regs(inst, ctx, h, 1, 1);
+  return bind_signed_unary<NegOp>(inst, ctx);
 }
 
 std::optional<ExecInst> bind_sad(const ir::Instruction& inst, BindContext& ctx) {
