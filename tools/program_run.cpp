@@ -29,7 +29,7 @@ fs::path runtime_library_dir() {
 
 }  // namespace
 
-int run_program(const std::vector<std::string>& command, uint32_t warp_size) {
+int run_program(const std::vector<std::string>& command, const ProgramSettings& settings) {
   const std::string& program = command.at(0);
   // execvp searches PATH for a bare name; so do we when checking it.
   std::string resolved = program;
@@ -68,7 +68,15 @@ int run_program(const std::vector<std::string>& command, uint32_t warp_size) {
     library_path += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);
   setenv("LOCKSTEP_SUMMARY", "1", 1);
-  setenv("LOCKSTEP_WARP_SIZE", std::to_string(warp_size).c_str(), 1);
+  // The modelled GPU; the warp size travels in LOCKSTEP_SET, so an inherited LOCKSTEP_WARP_SIZE must not apply.
+  std::string overrides;
+  for (const std::string& o : settings.overrides) overrides += o + "\n";
+  setenv("LOCKSTEP_GPU", settings.gpu.c_str(), 1);
+  setenv("LOCKSTEP_SET", overrides.c_str(), 1);
+  setenv("LOCKSTEP_MODE", settings.mode.c_str(), 1);
+  if (!settings.stats_json.empty()) setenv("LOCKSTEP_STATS_JSON", settings.stats_json.c_str(), 1);
+  else unsetenv("LOCKSTEP_STATS_JSON");
+  unsetenv("LOCKSTEP_WARP_SIZE");
 
   std::vector<char*> argv;
   for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));

@@ -7,7 +7,9 @@
 
 #include "fmt/format.h"
 #include "func/cta_runner.h"
+#include "func/device_heap.h"
 #include "func/device_memory.h"
+#include "func/grid_runner.h"
 #include "func/kernel_binder.h"
 #include "ir/lower.h"
 #include "ptx/check.h"
@@ -22,6 +24,7 @@ struct LoadedModule {
   std::map<uint32_t, std::string> files;      // .file index -> CUDA source path
   std::vector<uint64_t> global_addresses;     // per ModuleProgram::globals
   std::vector<func::BoundKernel> kernels;     // parallel to program.kernels
+  std::vector<std::string> kernel_errors;     // parallel to program.kernels; "" when bound
 };
 
 }  // namespace
@@ -29,8 +32,10 @@ struct LoadedModule {
 struct Engine::Impl {
   EngineOptions options;
   func::DeviceMemory memory;
+  func::DeviceHeap heap{memory};
   std::vector<std::unique_ptr<LoadedModule>> modules;
   std::function<void(const TraceEvent&)> trace;
+  std::function<void(const LaunchProgress&)> progress;
   uint64_t next_grid_id = 1;
 
   const LoadedModule& module(ModuleId id) const {
@@ -57,7 +62,7 @@ Engine::~Engine() = default;
 
 const EngineOptions& Engine::options() const { return impl_->options; }
 
-ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
+ModuleId Engine::load_ptx(std::string_view text, std::string_view filename, LoadOptions load) {
   ptx::Module parsed = ptx::parse(text, filename);
   ptx::check(parsed);
   auto loaded = std::make_unique<LoadedModule>();
@@ -72,7 +77,13 @@ ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
   for (size_t i = 0; i < program.function_names.size(); ++i)
     address_of[program.function_names[i]] = function_base + 16 * i;
   for (const ir::GlobalVar& g : program.globals) {
-    const uint64_t addr = impl_->memory.allocate(std::max<uint64_t>(g.size, 1), g.align);
+    const auto placed = load.placed_variables.find(g.name);
+    if (placed != load.placed_variables.end() && impl_->memory.translate(placed->second, g.size) == nullptr)
+      throw std::invalid_argument(
+          fmt::format("module variable '{}' ({} bytes) was placed outside device memory", g.name, g.size));
+    const uint64_t addr = placed != load.placed_variables.end()
+                              ? placed->second
+                              : impl_->memory.allocate(std::max<uint64_t>(g.size, 1), g.align);
     loaded->global_addresses.push_back(addr);
     address_of[g.name] = addr;
     if (!g.init.empty()) copy_to_device(addr, g.init.data(), g.init.size());
@@ -92,20 +103,33 @@ ModuleId Engine::load_ptx(std::string_view text, std::string_view filename) {
   const func::OpTable& table = func::default_op_table();
   for (const ir::KernelProgram& k : program.kernels) {
     const LoadedModule* m = loaded.get();
-    loaded->kernels.push_back(func::bind_kernel(
-        k, table, [m](uint32_t g) { return m->global_addresses.at(g); }, function_base,
-        program.function_names.size()));
+    auto bind = [&] {
+      return func::bind_kernel(k, table, [m](uint32_t g) { return m->global_addresses.at(g); }, function_base,
+                               program.function_names.size());
+    };
+    if (!load.defer_kernel_errors) {
+      loaded->kernels.push_back(bind());
+      loaded->kernel_errors.emplace_back();
+      continue;
+    }
+    try {
+      loaded->kernels.push_back(bind());
+      loaded->kernel_errors.emplace_back();
+    } catch (const ptx::Error& e) {
+      loaded->kernels.emplace_back();
+      loaded->kernel_errors.emplace_back(e.what());
+    }
   }
   impl_->modules.push_back(std::move(loaded));
   return ModuleId{static_cast<uint32_t>(impl_->modules.size() - 1)};
 }
 
-ModuleId Engine::load_ptx_file(const std::string& path) {
+ModuleId Engine::load_ptx_file(const std::string& path, LoadOptions load) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
   std::stringstream ss;
   ss << in.rdbuf();
-  return load_ptx(ss.str(), path);
+  return load_ptx(ss.str(), path, load);
 }
 
 std::vector<std::string> Engine::kernels(ModuleId module) const {
@@ -126,11 +150,23 @@ KernelInfo Engine::kernel_info(ModuleId module, std::string_view kernel) const {
   return info;
 }
 
+std::string Engine::kernel_error(ModuleId module, std::string_view kernel) const {
+  auto [m, index] = impl_->kernel(module, kernel);
+  return m->kernel_errors[index];
+}
+
 uint64_t Engine::malloc(uint64_t bytes) { return impl_->memory.allocate(bytes); }
 
 void Engine::free(uint64_t address) {
   if (!impl_->memory.release(address))
     throw std::invalid_argument(fmt::format("free of {:#x}, which is not an allocation", address));
+}
+
+void Engine::map_host_memory(void* host, uint64_t bytes) {
+  const uint64_t address = reinterpret_cast<uint64_t>(host);
+  if (!impl_->memory.adopt(address, bytes, static_cast<uint8_t*>(host)))
+    throw std::invalid_argument(
+        fmt::format("host memory at {:#x} ({} bytes) overlaps device memory", address, bytes));
 }
 
 void Engine::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
@@ -171,7 +207,15 @@ uint64_t Engine::symbol_size(ModuleId module, std::string_view name) const {
   throw std::invalid_argument(fmt::format("no module variable named '{}'", name));
 }
 
+bool Engine::set_heap_size(uint64_t bytes) { return impl_->heap.set_size(bytes); }
+
+uint64_t Engine::heap_size() const { return impl_->heap.size(); }
+
+void Engine::set_stack_size(uint32_t bytes) { impl_->options.stack_size = bytes; }
+
 void Engine::set_trace(std::function<void(const TraceEvent&)> hook) { impl_->trace = std::move(hook); }
+
+void Engine::set_progress(std::function<void(const LaunchProgress&)> hook) { impl_->progress = std::move(hook); }
 
 namespace {
 
@@ -220,9 +264,17 @@ FaultReport make_report(const LoadedModule& m, const ir::KernelProgram& k, const
 
 LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 grid, Dim3 block,
                             uint32_t dynamic_shared, const std::vector<KernelArg>& args) {
+  return launch(module, kernel_name, grid, block, dynamic_shared, args, LaunchOptions{});
+}
+
+LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 grid, Dim3 block,
+                            uint32_t dynamic_shared, const std::vector<KernelArg>& args,
+                            const LaunchOptions& options) {
   auto [m, index] = impl_->kernel(module, kernel_name);
   const ir::KernelProgram& k = m->program.kernels[index];
   const func::BoundKernel& bound = m->kernels[index];
+  if (!m->kernel_errors[index].empty())
+    throw KernelUnavailable(fmt::format("kernel '{}' cannot run: {}", k.name, m->kernel_errors[index]));
   if (args.size() != k.params.size())
     throw std::invalid_argument(fmt::format("kernel '{}' takes {} argument{}, got {}", k.name,
                                             k.params.size(), k.params.size() == 1 ? "" : "s", args.size()));
@@ -258,6 +310,7 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   launch.dynamic_shared = dynamic_shared;
   launch.grid_id = impl_->next_grid_id++;
   launch.printf_out = &result.printf_output;
+  launch.heap = &impl_->heap;
   // Kernels with call frames get at least the configured stack (cudaLimitStackSize), recursive
   // ones the recursion stack; kernels without frames need no local memory at all.
   uint32_t stack = k.max_frame_depth_bytes;
@@ -268,6 +321,7 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   func::RunOptions run_options;
   run_options.warp_size = impl_->options.warp_size;
   run_options.time_slice = impl_->options.time_slice;
+  run_options.envreg = options.envreg;
   func::TraceHook hook;
   if (impl_->trace) {
     hook = [this, &k](const func::CtaState& cta, const func::Warp& w, ir::Pc pc) {
@@ -290,6 +344,42 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   }
   cta.shared.assign(cta.shared_size, 0);
   func::RunCounters counters;
+  LaunchProgress progress{k.name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};
+  if (options.cooperative) {
+    // Every block resident at once needs memory per block: refuse grids no GPU could hold.
+    constexpr uint64_t kMaxCooperativeBlocks = 65536;
+    if (progress.blocks_total > kMaxCooperativeBlocks)
+      throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} blocks lockstep keeps "
+                                              "resident at once",
+                                              progress.blocks_total, kMaxCooperativeBlocks));
+    // The grid workspace of the cooperative-groups ABI: {u32 size; u32 barrier;}, barrier 0.
+    const uint32_t workspace_bytes = 8;
+    const uint64_t workspace = impl_->memory.allocate(workspace_bytes);
+    copy_to_device(workspace, &workspace_bytes, sizeof workspace_bytes);
+    run_options.envreg[1] = static_cast<uint32_t>(workspace >> 32);
+    run_options.envreg[2] = static_cast<uint32_t>(workspace);
+    try {
+      func::GridRunner grid_runner(bound, launch, {run_options, cta.shared_size, options.instruction_budget},
+                                   hook ? &hook : nullptr);
+      try {
+        grid_runner.run(counters, [&](uint64_t done) {
+          if (!impl_->progress) return;
+          progress.blocks_done = done;
+          progress.thread_instructions = counters.thread_instructions;
+          impl_->progress(progress);
+        });
+      } catch (const func::GridFault& g) {
+        result.fault = make_report(*m, k, g.fault, grid_runner.cta(g.cta), launch, impl_->options.warp_size);
+      }
+    } catch (...) {
+      impl_->memory.release(workspace);
+      throw;
+    }
+    impl_->memory.release(workspace);
+    result.warp_instructions = counters.warp_instructions;
+    result.thread_instructions = counters.thread_instructions;
+    return result;
+  }
   uint32_t linear = 0;
   for (uint32_t z = 0; z < grid.z; ++z) {
     for (uint32_t y = 0; y < grid.y; ++y) {
@@ -303,6 +393,11 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
           result.warp_instructions = counters.warp_instructions;
           result.thread_instructions = counters.thread_instructions;
           return result;
+        }
+        if (impl_->progress) {
+          progress.blocks_done = linear + 1;
+          progress.thread_instructions = counters.thread_instructions;
+          impl_->progress(progress);
         }
       }
     }

@@ -2,11 +2,14 @@
 // The C++ API of the functional engine: load PTX modules, manage device memory, launch
 // kernels and read results back. Every Engine is independent: two in one process never share
 // state.
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +53,25 @@ struct FaultReport {
   std::string message;        // the full text printed for the user
 };
 
+// ---- cooperative launches (coop) ------------------------------------------------------------
+// Per-launch options beyond geometry and arguments.
+struct LaunchOptions {
+  // cudaLaunchCooperativeKernel: every block of the grid is resident at once and blocks take
+  // turns (each running warp of a block runs one time slice per turn), so blocks waiting for
+  // each other through global memory (cooperative_groups::this_grid().sync()) make progress.
+  // The engine allocates the grid workspace that the cooperative-groups headers read (struct
+  // {u32 size; u32 barrier;}, zeroed) and passes its address in %envreg1 (high 32 bits) and
+  // %envreg2 (low 32 bits), overriding `envreg` there. A grid that can never finish is
+  // reported as a "deadlock" fault (see func/grid_runner.h for the rule).
+  bool cooperative = false;
+  // Values of %envreg0..%envreg31 in every thread. CUDA leaves them 0 for ordinary launches.
+  std::array<uint32_t, 32> envreg{};
+  // Cooperative launches: warp instructions after which a launch that has not finished is
+  // reported as a deadlock (0: no limit; the repeated-state rule still applies).
+  uint64_t instruction_budget = uint64_t{1} << 34;
+};
+// ---- end cooperative launches -------------------------------------------------------------
+
 struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
@@ -73,6 +95,32 @@ struct ModuleId {
   uint32_t index = 0;
 };
 
+struct LoadOptions {
+  // false: an instruction no kernel can run (an unsupported form) fails the whole load, which is
+  // what a PTX checker wants. true: the load succeeds and only kernels that reach such an
+  // instruction are unavailable; launching one throws KernelUnavailable. A program's other
+  // kernels still run, which is what a CUDA runtime wants.
+  bool defer_kernel_errors = false;
+  // Module variables the caller has already placed in device memory, by PTX name (managed
+  // variables live in host-mapped memory: map_host_memory). The engine uses these addresses and
+  // writes the initializers there instead of allocating.
+  std::map<std::string, uint64_t> placed_variables;
+};
+
+// Thrown by Engine::launch for a kernel whose code could not be bound (LoadOptions above).
+class KernelUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where a launch stands, for progress displays: called after every finished thread block.
+struct LaunchProgress {
+  std::string_view kernel;
+  uint64_t blocks_done = 0;
+  uint64_t blocks_total = 0;
+  uint64_t thread_instructions = 0;  // so far in this launch
+};
+
 struct KernelParamInfo {
   std::string name;
   uint32_t offset = 0, size = 0, align = 1;
@@ -94,13 +142,19 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // Parses, checks, lowers and binds every kernel. Throws ptx::Error on bad input.
-  ModuleId load_ptx(std::string_view text, std::string_view filename);
-  ModuleId load_ptx_file(const std::string& path);
+  ModuleId load_ptx(std::string_view text, std::string_view filename, LoadOptions load = {});
+  ModuleId load_ptx_file(const std::string& path, LoadOptions load = {});
   std::vector<std::string> kernels(ModuleId module) const;
   KernelInfo kernel_info(ModuleId module, std::string_view kernel) const;
+  // Why a kernel cannot run (deferred load errors), or "" when it can.
+  std::string kernel_error(ModuleId module, std::string_view kernel) const;
 
   uint64_t malloc(uint64_t bytes);
   void free(uint64_t address);   // throws std::invalid_argument for an unknown address
+  // Makes [host, host + bytes) device memory at the same numeric address (managed memory):
+  // kernels and copies reach the host bytes, which the caller keeps mapped until free(address).
+  // Throws std::invalid_argument when the range overlaps device memory.
+  void map_host_memory(void* host, uint64_t bytes);
   void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);
   void copy_to_host(void* dst, uint64_t src, uint64_t bytes);
   void memset(uint64_t dst, uint8_t value, uint64_t bytes);
@@ -110,8 +164,19 @@ class Engine {
 
   LaunchResult launch(ModuleId module, std::string_view kernel, Dim3 grid, Dim3 block,
                       uint32_t dynamic_shared, const std::vector<KernelArg>& args);
+  LaunchResult launch(ModuleId module, std::string_view kernel, Dim3 grid, Dim3 block,
+                      uint32_t dynamic_shared, const std::vector<KernelArg>& args,
+                      const LaunchOptions& options);
+
+  // The device heap of malloc/new in kernels (cudaLimitMallocHeapSize): settable only until a
+  // kernel first allocates from it; false after that.
+  bool set_heap_size(uint64_t bytes);
+  // Per-thread local memory for call frames of later launches (cudaLimitStackSize).
+  void set_stack_size(uint32_t bytes);
+  uint64_t heap_size() const;
 
   void set_trace(std::function<void(const TraceEvent&)> hook);
+  void set_progress(std::function<void(const LaunchProgress&)> hook);
   const EngineOptions& options() const;
 
  private:

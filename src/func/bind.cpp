@@ -112,11 +112,6 @@ ExecInst OpTable::bind(const ir::Instruction& inst, BindContext& ctx) const {
   ctx.unsupported(inst);
 }
 
-void register_texture_ops(OpTable&) {
-  // Texture and surface instructions arrive with the runtime's texture objects; until then
-  // every tex/suld/sust form is rejected at load time as unsupported.
-}
-
 const OpTable& default_op_table() {
   static const OpTable table = [] {
     OpTable t;

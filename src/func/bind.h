@@ -88,7 +88,7 @@ void register_float_ops(OpTable& table);     // f16/bf16/f32/f64 arithmetic, cvt
 void register_memory_ops(OpTable& table);    // ld/st/atom/red/cp.async/fence/prefetch
 void register_warp_ops(OpTable& table);      // shfl/vote/match/redux/activemask
 void register_tensor_ops(OpTable& table);    // wmma/mma/ldmatrix
-void register_texture_ops(OpTable& table);   // tex/suld/sust (later)
+void register_texture_ops(OpTable& table);   // tex/tld4/txq, suld/sust/suq (texture_ops.cpp)
 void register_cluster_ops(OpTable& table);   // barrier.cluster, mapa (one-CTA clusters)
 
 // The table with every family registered; built once per engine (immutable afterwards).

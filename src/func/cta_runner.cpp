@@ -79,6 +79,7 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
         case S::NctaidY: case S::NClusterIdY: v = launch_.grid[1]; break;
         case S::NctaidZ: case S::NClusterIdZ: v = launch_.grid[2]; break;
         case S::LaneId: v = l; break;
+        case S::WarpSize: v = width; break;
         case S::WarpId: v = w.warp_id; break;
         case S::NWarpId: v = 64; break;
         case S::SmId: v = 0; break;
@@ -93,7 +94,7 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
         case S::TotalSmemSize: v = cta.shared_size; break;
         case S::ClusterCtaRank: case S::ClusterCtaidX: case S::ClusterCtaidY: case S::ClusterCtaidZ: v = 0; break;
         case S::ClusterNCtaRank: case S::ClusterNCtaidX: case S::ClusterNCtaidY: case S::ClusterNCtaidZ: v = 1; break;
-        case S::EnvReg: v = 0; break;
+        case S::EnvReg: v = options_.envreg.at(s.index); break;
         case S::Clock: case S::Clock64: case S::GlobalTimer: v = 0; break;
       }
       if (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt) v &= full_mask(width);  // lanes that exist
@@ -104,7 +105,8 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
 
 void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   const ExecInst* code = kernel_.code.data();
-  uint64_t warp_count = 0, thread_count = 0;
+  uint64_t warp_count = 0, thread_count = 0, write_count = 0;
+  const uint8_t* writes = options_.global_writes ? options_.global_writes->data() : nullptr;
   ir::Pc pc = w.pc;  // of the instruction running: faults are reported there
   try {
     for (uint32_t budget = options_.time_slice; budget != 0 && w.status == Warp::Status::Running; --budget) {
@@ -119,6 +121,7 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       ++warp_count;
       thread_count += static_cast<uint64_t>(std::popcount(m));
       if (trace_) (*trace_)(cta, w, w.pc);
+      if (writes != nullptr && m != 0) write_count += writes[pc];
       if (in.is_control) {
         in.fn(in, w);
       } else {
@@ -131,27 +134,33 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   } catch (FaultException& f) {
     counters.warp_instructions += warp_count;
     counters.thread_instructions += thread_count;
+    counters.global_writes += write_count;
     throw LaunchFault{std::move(f.fault), w.warp_id, pc, {}};
   }
   counters.warp_instructions += warp_count;
   counters.thread_instructions += thread_count;
+  counters.global_writes += write_count;
 }
 
 void CtaRunner::run(CtaState& cta, RunCounters& counters) {
   start(cta);
-  for (;;) {
-    bool ran = false;
-    bool all_exited = true;
-    for (Warp& w : warps_) {
-      if (w.status == Warp::Status::Exited) continue;
-      all_exited = false;
-      if (w.status != Warp::Status::Running) continue;
-      ran = true;
-      run_warp(w, cta, counters);
-    }
-    if (all_exited) return;
-    if (!ran) report_deadlock(cta);
+  while (turn(cta, counters) != TurnResult::Exited) {
   }
+}
+
+CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
+  bool ran = false;
+  bool all_exited = true;
+  for (Warp& w : warps_) {
+    if (w.status == Warp::Status::Exited) continue;
+    all_exited = false;
+    if (w.status != Warp::Status::Running) continue;
+    ran = true;
+    run_warp(w, cta, counters);
+  }
+  if (all_exited) return TurnResult::Exited;
+  if (!ran) report_deadlock(cta);
+  return TurnResult::Ran;
 }
 
 void CtaRunner::report_deadlock(const CtaState& cta) {

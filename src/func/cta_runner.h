@@ -3,6 +3,7 @@
 // for a time slice (or until it waits at a barrier or exits), then the next warp gets a turn,
 // so warps that wait on each other through memory still make progress. Detects barrier
 // deadlocks.
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,11 +19,17 @@ struct RunOptions {
   uint32_t warp_size = 32;
   uint32_t time_slice = 4096;
   std::string divergence = "ipdom-stack";
+  std::array<uint32_t, 32> envreg{};  // %envreg0..31 (CUDA gives 0 outside cooperative launches)
+  // Cooperative launches: per PC, nonzero when the instruction may write global memory; the
+  // grid runner counts those that run with at least one lane, to tell spinning from progress.
+  // Null: not counted.
+  const std::vector<uint8_t>* global_writes = nullptr;
 };
 
 struct RunCounters {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t global_writes = 0;  // executed instructions flagged in RunOptions::global_writes
 };
 
 // A fault with the warp and PC where it happened.
@@ -41,8 +48,16 @@ class CtaRunner {
   // Runs one CTA; throws LaunchFault.
   void run(CtaState& cta, RunCounters& counters);
 
- private:
+  // The pieces of run() for a caller that interleaves CTAs (GridRunner): start() sets up the
+  // CTA's warps; each turn() gives every running warp one time slice and says how the CTA
+  // stands. A CTA whose warps all wait at barriers can never continue: turn() throws the
+  // deadlock report then, as run() does.
+  enum class TurnResult { Exited, Ran };
   void start(CtaState& cta);
+  TurnResult turn(CtaState& cta, RunCounters& counters);
+  const std::vector<Warp>& warps() const { return warps_; }
+
+ private:
   void init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block);
   void run_warp(Warp& w, CtaState& cta, RunCounters& counters);
   [[noreturn]] void report_deadlock(const CtaState& cta);

@@ -1,13 +1,23 @@
 #include "func/device_memory.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace lockstep::func {
 
 uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
   align = std::max<uint64_t>(align, 256);
-  const uint64_t base = (next_ + align - 1) / align * align;
   const uint64_t bytes = std::max<uint64_t>(size, 1);
+  uint64_t base = (next_ + align - 1) / align * align;
+  // Adopted host mappings may sit anywhere; step over any the new range (and its gap) would
+  // touch. Earlier allocate() results always end more than 256 bytes before next_.
+  for (auto it = allocations_.upper_bound(base + bytes + 255); it != allocations_.begin();
+       it = allocations_.upper_bound(base + bytes + 255)) {
+    const Allocation& last = std::prev(it)->second;
+    const uint64_t end = last.base + std::max<uint64_t>(last.size, 1);
+    if (end + 256 <= base) break;
+    base = (end + 256 + align - 1) / align * align;
+  }
   Allocation a;
   a.base = base;
   a.size = size;
@@ -18,6 +28,24 @@ uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
   next_ = base + (bytes + 255) / 256 * 256 + 256;
   bytes_allocated_ += size;
   return base;
+}
+
+bool DeviceMemory::adopt(uint64_t base, uint64_t size, uint8_t* host_bytes) {
+  const uint64_t bytes = std::max<uint64_t>(size, 1);
+  if (host_bytes == nullptr || base + bytes < base) return false;
+  auto next = allocations_.lower_bound(base);
+  if (next != allocations_.end() && next->first < base + bytes) return false;
+  if (next != allocations_.begin()) {
+    const Allocation& before = std::prev(next)->second;
+    if (base - before.base < std::max<uint64_t>(before.size, 1)) return false;
+  }
+  Allocation a;
+  a.base = base;
+  a.size = size;
+  a.adopted = host_bytes;
+  allocations_.emplace(base, std::move(a));
+  bytes_allocated_ += size;
+  return true;
 }
 
 bool DeviceMemory::release(uint64_t addr) {
@@ -46,7 +74,7 @@ uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint64_t size) {
   if (size > a->size - rel) return nullptr;
   cache_base_ = a->base;
   cache_size_ = a->size;
-  cache_bytes_ = a->bytes.get();
+  cache_bytes_ = a->data();
   return cache_bytes_ + rel;
 }
 

@@ -17,6 +17,9 @@ inline constexpr uint64_t kGlobalBase = 0x0000'7000'0000'0000ull;
 // Function addresses (function pointers, virtual tables): module m's functions start at
 // kFunctionWindow + (m << 32), 16 bytes apart. Nothing can be loaded from them.
 inline constexpr uint64_t kFunctionWindow = 0x0000'4000'0000'0000ull;
+// Managed (unified) memory: host mappings that kernels reach at the same numeric address. The
+// runtime places them from here upwards; no other window starts below kFunctionWindow.
+inline constexpr uint64_t kManagedWindow = 0x0000'3000'0000'0000ull;
 
 class DeviceMemory {
  public:
@@ -24,10 +27,16 @@ class DeviceMemory {
     uint64_t base = 0;
     uint64_t size = 0;
     std::unique_ptr<uint8_t[]> bytes;
+    uint8_t* adopted = nullptr;  // bytes owned by someone else (host-mapped memory), or null
+    uint8_t* data() const { return adopted != nullptr ? adopted : bytes.get(); }
   };
 
   // Zero-filled allocation; returns its device address (aligned to `align`, at least 256).
   uint64_t allocate(uint64_t size, uint64_t align = 256);
+  // Registers [base, base + size) as an allocation whose bytes are `host_bytes`, which the
+  // caller owns and keeps alive until release(base) (managed memory: base == host_bytes).
+  // False, and nothing registered, when the range overlaps an allocation or wraps around.
+  bool adopt(uint64_t base, uint64_t size, uint8_t* host_bytes);
   // Frees the allocation starting at addr; false if addr is not the start of one.
   bool release(uint64_t addr);
 

@@ -14,6 +14,7 @@ enum class FaultKind : uint8_t {
   StackOverflow,   // call frames exceed the per-thread stack
   Deadlock,        // barrier can never complete / spin without progress
   Unsupported,     // an operation reached at run time that the engine does not model
+  InvalidFree,     // device free() of an address malloc did not return
 };
 
 const char* to_string(FaultKind kind);

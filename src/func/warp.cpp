@@ -9,6 +9,7 @@ const char* to_string(FaultKind kind) {
     case FaultKind::Trap: return "trap";
     case FaultKind::AssertFailed: return "assertion failed";
     case FaultKind::StackOverflow: return "stack overflow";
+    case FaultKind::InvalidFree: return "invalid free";
     case FaultKind::Deadlock: return "deadlock";
     case FaultKind::Unsupported: return "unsupported operation";
   }

@@ -16,6 +16,7 @@
 namespace lockstep::func {
 
 class DivergenceUnit;
+class DeviceHeap;
 struct BoundKernel;
 
 // State shared by all warps of a thread block.
@@ -42,6 +43,7 @@ struct LaunchState {
   uint64_t grid_id = 0;
   uint64_t instructions = 0;         // warp instructions retired (engine-maintained)
   std::string* printf_out = nullptr; // device printf output of this launch
+  DeviceHeap* heap = nullptr;  // malloc/free in kernels
 };
 
 // Thrown by handlers; the engine turns it into a located report.

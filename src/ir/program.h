@@ -20,7 +20,7 @@ inline constexpr Pc kNoPc = 0xffffffffu;
 enum class SpecialReg : uint8_t {
   TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
   CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-  LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
+  LaneId, WarpSize, WarpId, NWarpId, SmId, NSmId, GridId,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
   DynamicSmemSize, TotalSmemSize, EnvReg,   // EnvReg: index in SpecialOperand::index
   ClusterCtaRank, ClusterNCtaRank, ClusterIdX, ClusterIdY, ClusterIdZ,

@@ -29,6 +29,7 @@ const std::map<std::string, SpecialReg, std::less<>>& scalar_specials() {
   using S = SpecialReg;
   static const std::map<std::string, SpecialReg, std::less<>> table = {
       {"%laneid", S::LaneId},
+      {"WARP_SZ", S::WarpSize},
       {"%warpid", S::WarpId},
       {"%nwarpid", S::NWarpId},
       {"%smid", S::SmId},

@@ -75,9 +75,11 @@ Operand Parser::parse_name_operand() {
     return operand;
   }
   if (name.text == "WARP_SZ") {
-    // The one predefined constant of PTX; folding it here spares every later stage a case.
-    operand.kind = Operand::Kind::Immediate;
-    operand.int_value = 32;
+    // The one predefined constant of PTX (what CUDA's warpSize compiles to). Its value is the
+    // warp width of the machine that runs the program, which lockstep lets the user choose, so
+    // it is read like a special register rather than folded to 32 here.
+    operand.kind = Operand::Kind::Register;
+    operand.name = "WARP_SZ";
     return operand;
   }
   operand.name = std::string(name.text);

@@ -43,6 +43,7 @@ bool numbered(std::string_view name, std::string_view prefix, int64_t limit, std
 }  // namespace
 
 bool is_special_register(std::string_view name) {
+  if (name == "WARP_SZ") return true;  // a constant, read as a special register (parse_operand.cpp)
   if (std::binary_search(kSpecialRegisters.begin(), kSpecialRegisters.end(), name)) return true;
   return numbered(name, "%envreg", 32) || numbered(name, "%pm", 8) || numbered(name, "%pm", 8, "_64") ||
          numbered(name, "%reserved_smem_offset_", 2);

@@ -35,6 +35,16 @@ void ModuleTable::add_variable(void** handle, const void* host_var, const char* 
   variables_[host_var] = VariableRecord{*index, name, size, constant};
 }
 
+bool ModuleTable::add_managed_variable(void** handle, void** host_pointer, const char* name, uint64_t size,
+                                       uint64_t address) {
+  std::optional<uint32_t> index = fatbin_index(handle);
+  if (!index || name == nullptr) return false;
+  const VariableRecord record{*index, name, size, false, address};
+  variables_[host_pointer] = record;
+  variables_[reinterpret_cast<const void*>(address)] = record;
+  return true;
+}
+
 const KernelRecord* ModuleTable::kernel(const void* host_fun) const {
   auto it = kernels_.find(host_fun);
   return it == kernels_.end() ? nullptr : &it->second;
@@ -75,7 +85,13 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
           "-arch=sm_80)",
           sass_targets(entries));
     } else {
-      result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin));
+      // A kernel using an instruction lockstep cannot run yet must not keep the program's other
+      // kernels from running: it fails when it is launched.
+      LoadOptions options;
+      options.defer_kernel_errors = true;
+      for (const auto& [host, v] : variables_)
+        if (v.fatbin == fatbin && v.managed_address != 0) options.placed_variables[v.name] = v.managed_address;
+      result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin), options);
       f.module = result.module;
       for (uint32_t target : ptx_targets(entries))
         if (target <= sm_) f.ptx_arch = target;  // ascending: ends at the one select_ptx chose

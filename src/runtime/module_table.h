@@ -25,6 +25,7 @@ struct VariableRecord {
   std::string name;      // PTX-level name
   uint64_t size = 0;
   bool constant = false;
+  uint64_t managed_address = 0;  // a __managed__ variable: where the runtime placed it, else 0
 };
 
 // A module ready for use, or why it could not be loaded.
@@ -45,6 +46,10 @@ class ModuleTable {
   std::optional<uint32_t> fatbin_index(void** handle) const;
   void add_kernel(void** handle, const void* host_fun, const char* name);
   void add_variable(void** handle, const void* host_var, const char* name, uint64_t size, bool constant);
+  // A __managed__ variable already placed at `address` (managed memory): known by the program's
+  // pointer to it and by the address itself (the symbol a host program passes), and placed
+  // there when its module loads. False for an unknown handle.
+  bool add_managed_variable(void** handle, void** host_pointer, const char* name, uint64_t size, uint64_t address);
 
   const KernelRecord* kernel(const void* host_fun) const;
   const VariableRecord* variable(const void* host_var) const;

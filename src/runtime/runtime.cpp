@@ -1,21 +1,45 @@
 #include "runtime/runtime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string_view>
 
+#include "config/config_error.h"
 #include "fmt/format.h"
 
 namespace lockstep::runtime {
 
-RuntimeOptions options_from_environment() {
+RuntimeOptions runtime_options(config::GpuConfig gpu) {
   RuntimeOptions o;
-  if (const char* w = std::getenv("LOCKSTEP_WARP_SIZE")) {
-    const unsigned long v = std::strtoul(w, nullptr, 10);
-    if (v == 1 || v == 2 || v == 4 || v == 8 || v == 16 || v == 32 || v == 64) o.warp_size = static_cast<uint32_t>(v);
+  o.warp_size = gpu.sm.warp_size;
+  o.preset = device_preset(gpu);
+  o.gpu = std::move(gpu);
+  return o;
+}
+
+RuntimeOptions options_from_environment() {
+  const char* preset = std::getenv("LOCKSTEP_GPU");
+  std::vector<std::string> overrides;
+  if (const char* w = std::getenv("LOCKSTEP_WARP_SIZE")) overrides.push_back(std::string("sm.warp_size=") + w);
+  if (const char* set = std::getenv("LOCKSTEP_SET")) {
+    const std::string_view lines = set;
+    for (size_t start = 0; start < lines.size();) {
+      const size_t end = std::min(lines.find('\n', start), lines.size());
+      if (end > start) overrides.emplace_back(lines.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  RuntimeOptions o;
+  try {
+    o = runtime_options(config::load_gpu_config(preset != nullptr && *preset != '\0' ? preset : "h100", overrides));
+  } catch (const config::ConfigError& e) {
+    std::fprintf(stderr, "lockstep: %s\n", e.what());
+    std::exit(1);
   }
   if (const char* s = std::getenv("LOCKSTEP_SUMMARY")) o.summary = std::string_view(s) == "1";
+  read_report_options(o);
   return o;
 }
 
@@ -38,16 +62,14 @@ cudaError_t fault_error(const std::string& kind) {
 }  // namespace
 
 Runtime::Runtime(RuntimeOptions options, std::FILE* out, std::FILE* err)
-    : options_(options), out_(out), err_(err), engine_(engine_options(options)), modules_(options.preset.sm) {}
-
-Runtime::~Runtime() {
-  if (options_.summary) {
-    std::fflush(out_);
-    const std::string text = stats_.summary();
-    std::fwrite(text.data(), 1, text.size(), err_);
-    std::fflush(err_);
+    : options_(options), out_(out), err_(err), engine_(engine_options(options)), modules_(options.preset.sm) {
+  if (options_.progress) {
+    progress_.emplace(err_);
+    engine_.set_progress([this](const LaunchProgress& p) { progress_->update(p); });
   }
 }
+
+Runtime::~Runtime() { write_reports(); }
 
 void Runtime::print(const std::string& message) const {
   std::fflush(out_);  // keep the order the user sees when both streams go to one terminal
@@ -94,7 +116,7 @@ cudaError_t Runtime::launch(const void* host_fun, Dim3 grid, Dim3 block, void** 
 }
 
 cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 grid, Dim3 block, void** args,
-                                size_t shared) {
+                                size_t shared, const LaunchOptions& launch_options) {
   LaunchResult result;
   try {
     const KernelInfo info = engine_.kernel_info(module, k.name);
@@ -105,7 +127,12 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
       if (args == nullptr || args[i] == nullptr) return record(cudaErrorInvalidValue);
       std::memcpy(kernel_args[i].bytes.data(), args[i], info.params[i].size);
     }
-    result = engine_.launch(module, k.name, grid, block, static_cast<uint32_t>(shared), kernel_args);
+    ProgressScope shown(progress_ ? &*progress_ : nullptr);
+    result = engine_.launch(module, k.name, grid, block, static_cast<uint32_t>(shared), kernel_args, launch_options);
+  } catch (const KernelUnavailable& e) {
+    // Not sticky: like a launch of a kernel without an image for the device, the context survives.
+    if (unavailable_reported_.insert(k.name).second) print(e.what());
+    return record(cudaErrorNotSupported);
   } catch (const std::invalid_argument& e) {
     print(fmt::format("cannot launch kernel '{}': {}", k.name, e.what()));
     return record(cudaErrorInvalidValue);
@@ -118,7 +145,9 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
     std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), out_);
     std::fflush(out_);
   }
-  stats_.add(KernelStat{k.name, grid, block, result.warp_instructions, result.thread_instructions});
+  stats_.add(stats::LaunchRecord{k.name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
+                                 static_cast<uint32_t>(shared), options_.warp_size, result.warp_instructions,
+                                 result.thread_instructions, result.fault ? result.fault->message : ""});
   if (result.fault) {
     print(result.fault->message);
     sticky_ = fault_error(result.fault->kind);

@@ -16,21 +16,44 @@
 
 #include <driver_types.h>
 
+#include "config/gpu_config.h"
 #include "engine/engine.h"
 #include "runtime/device_preset.h"
-#include "runtime/kernel_stats.h"
+#include "runtime/graph_table.h"
+#include "runtime/managed_advice.h"
+#include "runtime/managed_mappings.h"
 #include "runtime/module_table.h"
+#include "runtime/progress_line.h"
+#include "runtime/stream_capture.h"
+#include "stats/run_stats.h"
+#include "runtime/texture_objects.h"
 
 namespace lockstep::runtime {
 
+// --- the modelled GPU (config room): begin ---
+// `gpu` is the configuration; warp_size and preset are derived from it (runtime_options fills
+// all three consistently).
 struct RuntimeOptions {
-  uint32_t warp_size = 32;
+  config::GpuConfig gpu = config::load_gpu_config("h100");
+  uint32_t warp_size = gpu.sm.warp_size;
   bool summary = false;        // print the per-kernel summary to stderr at destruction
-  DevicePreset preset;
+  std::string stats_json;      // write the stats JSON document here at destruction ("" = nowhere)
+  bool progress = false;       // a progress line on stderr during long launches
+  DevicePreset preset = device_preset(gpu);
 };
 
-// LOCKSTEP_WARP_SIZE (default 32) and LOCKSTEP_SUMMARY=1, as `lockstep run` sets them.
+// Options for the modelled GPU `gpu`, with the derived fields filled in.
+RuntimeOptions runtime_options(config::GpuConfig gpu);
+
+// LOCKSTEP_GPU (a preset name, default h100), LOCKSTEP_WARP_SIZE (the same as an override
+// sm.warp_size=N), LOCKSTEP_SET (overrides key=value, one per line, applied after it) and
+// LOCKSTEP_SUMMARY=1, as `lockstep run` sets them. `lockstep run` has checked them; a bad
+// value set by other means prints "lockstep: <error>" and exits with status 1.
+// --- the modelled GPU (config room): end ---
 RuntimeOptions options_from_environment();
+// LOCKSTEP_STATS_JSON (a file name) and LOCKSTEP_PROGRESS (1: always, 0: never; unset: when
+// stderr is a terminal).
+void read_report_options(RuntimeOptions& options);
 
 struct LaunchConfig {
   Dim3 grid, block;
@@ -63,6 +86,12 @@ class Runtime {
   // per kernel parameter. A device fault becomes the sticky error; the call itself returns
   // cudaSuccess then (the fault shows up at the next synchronizing call, as on a GPU).
   cudaError_t launch(const void* host_fun, Dim3 grid, Dim3 block, void** args, size_t shared);
+  // ---- cooperative launches (runtime_cooperative.cpp) ----
+  // cudaLaunchCooperativeKernel: launch()'s checks, then cudaErrorCooperativeLaunchTooLarge
+  // when the grid has more blocks than can be resident at once (occupancy() blocks per SM
+  // times the multiprocessors); runs every block resident, so grid.sync() works.
+  cudaError_t launch_cooperative(const void* host_fun, Dim3 grid, Dim3 block, void** args, size_t shared);
+  // ---- end cooperative launches ----
   bool knows_kernel(const void* host_fun) const { return modules_.kernel(host_fun) != nullptr; }
   cudaError_t kernel_attributes(const void* host_fun, cudaFuncAttributes& attributes);
   // cudaFuncSetAttribute: the dynamic shared memory limit (checked at launch) and the carve-out.
@@ -89,6 +118,52 @@ class Runtime {
   cudaError_t host_flags(const void* pointer, unsigned& flags);
   cudaError_t pointer_attributes(const void* pointer, cudaPointerAttributes& attributes) const;
   bool is_device_address(uint64_t address, uint64_t bytes = 1) const;
+
+  // ---- Managed memory (runtime_managed.cpp) and pitched memory (runtime_memory2d.cpp) ----
+  // cudaMallocManaged: host memory that kernels reach at the same numeric address.
+  cudaError_t malloc_managed(void** pointer, size_t bytes, unsigned flags);
+  // __cudaRegisterManagedVar: places the variable in managed memory at once and stores its
+  // address in the program's pointer, through which nvcc's host code reaches the variable.
+  void register_managed_variable(void** handle, void** host_pointer, const char* name, uint64_t size);
+  // __cudaInitModule (before the host's first use of a managed variable): loads the module so
+  // that its managed variables hold their initial values. False when it cannot be loaded.
+  bool init_module(void** handle);
+  bool is_managed(const void* pointer) const { return managed_.find(reinterpret_cast<uint64_t>(pointer)) != nullptr; }
+  // cudaMemPrefetchAsync, cudaMemAdvise: validated, and recorded for cudaMemRangeGetAttribute.
+  cudaError_t prefetch(const void* pointer, size_t bytes, cudaMemLocation location, unsigned flags, void* stream);
+  cudaError_t advise(const void* pointer, size_t bytes, cudaMemoryAdvise advice, cudaMemLocation location);
+  cudaError_t range_attribute(void* data, size_t data_size, cudaMemRangeAttribute attribute, const void* pointer,
+                              size_t bytes);
+  // Pitched (2D and 3D) linear memory; pitches are multiples of kPitchAlignment.
+  static constexpr size_t kPitchAlignment = 512;
+  cudaError_t malloc_pitch(void** pointer, size_t* pitch, size_t width, size_t height);
+  cudaError_t memcpy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                        cudaMemcpyKind kind);
+  cudaError_t memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height);
+  cudaError_t malloc_3d(cudaPitchedPtr* pointer, cudaExtent extent);
+  cudaError_t memcpy_3d(const cudaMemcpy3DParms& p);  // linear memory only (no CUDA arrays)
+  cudaError_t memset_3d(cudaPitchedPtr pointer, int value, cudaExtent extent);
+  // ---- end managed and pitched memory ----
+
+  // ---- CUDA arrays, texture and surface objects (runtime_textures.cpp) ----
+  cudaError_t malloc_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                           unsigned flags);
+  cudaError_t free_array(cudaArray_t array);
+  cudaError_t array_info(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags, cudaArray_t array);
+  // cudaMemcpy2DToArray / cudaMemcpy2DFromArray: offsets and width in bytes.
+  cudaError_t copy_to_array(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t spitch,
+                            size_t width, size_t height, cudaMemcpyKind kind);
+  cudaError_t copy_from_array(void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                              size_t width, size_t height, cudaMemcpyKind kind);
+  cudaError_t create_texture_object(cudaTextureObject_t* object, const cudaResourceDesc* resource,
+                                    const cudaTextureDesc* texture, const cudaResourceViewDesc* view);
+  cudaError_t destroy_texture_object(cudaTextureObject_t object);
+  cudaError_t texture_object_resource(cudaResourceDesc* resource, cudaTextureObject_t object);
+  cudaError_t texture_object_description(cudaTextureDesc* texture, cudaTextureObject_t object);
+  cudaError_t create_surface_object(cudaSurfaceObject_t* object, const cudaResourceDesc* resource);
+  cudaError_t destroy_surface_object(cudaSurfaceObject_t object);
+  cudaError_t surface_object_resource(cudaResourceDesc* resource, cudaSurfaceObject_t object);
+  // ---- end arrays, textures and surfaces ----
 
   // Errors, with CUDA semantics: a failing call sets the last error; a device fault is sticky
   // (every later call returns it) until reset().
@@ -118,6 +193,15 @@ class Runtime {
   // Nominal throughput: every SM retires 128 thread instructions per cycle at the preset clock.
   double thread_instructions_per_ms() const;
 
+  // cudaDeviceGetLimit / cudaDeviceSetLimit.
+  cudaError_t limit(cudaLimit which, size_t& value) const;
+  cudaError_t set_limit(cudaLimit which, size_t value);
+  // The mangled name of the kernel whose host stub is `host_fun`, or nullptr (cudaFuncGetName).
+  const char* kernel_name(const void* host_fun) const {
+    const KernelRecord* k = modules_.kernel(host_fun);
+    return k == nullptr ? nullptr : k->name.c_str();
+  }
+
   const DevicePreset& preset() const { return options_.preset; }
   uint32_t warp_size() const { return options_.warp_size; }
   void print(const std::string& message) const;
@@ -125,7 +209,7 @@ class Runtime {
  private:
   std::optional<ModuleId> module_of(uint32_t fatbin);
   cudaError_t run_launch(const KernelRecord& k, ModuleId module, Dim3 grid, Dim3 block, void** args,
-                         size_t shared);
+                         size_t shared, const LaunchOptions& launch_options = {});
   cudaError_t copy_device(uint64_t dst, uint64_t src, uint64_t bytes);
   const KernelInfo* loaded_kernel(const void* host_fun, const KernelRecord*& record, ModuleId& module,
                                   cudaError_t& error);
@@ -144,6 +228,7 @@ class Runtime {
   cudaError_t last_ = cudaSuccess;
   cudaError_t sticky_ = cudaSuccess;
   std::set<std::string> unsupported_reported_;
+  std::set<std::string> unavailable_reported_;  // kernels that cannot run, reported once each
   std::unordered_map<void*, std::unique_ptr<char>> streams_;  // a stream is the address of a token
   struct Event {
     bool recorded = false;
@@ -163,7 +248,52 @@ class Runtime {
   };
   std::map<uint64_t, HostAllocation> host_allocations_;  // base -> allocation
   const HostAllocation* host_allocation(const void* pointer) const;  // any address inside one
-  KernelStats stats_;
+  stats::RunStats stats_;
+  // Limits kept only to be reported back (runtime_limits.cpp), at CUDA's defaults.
+  std::map<cudaLimit, size_t> limits_ = {{cudaLimitPrintfFifoSize, size_t{1} << 20},
+                                         {cudaLimitDevRuntimeSyncDepth, 2},
+                                         {cudaLimitDevRuntimePendingLaunchCount, 2048},
+                                         {cudaLimitMaxL2FetchGranularity, 64},
+                                         {cudaLimitPersistingL2CacheSize, 0}};
+  std::optional<ProgressLine> progress_;
+  // At destruction: the summary on stderr and the stats JSON file, as the options ask.
+  void write_reports();
+
+  // ---- Managed memory state (runtime_managed.cpp) ----
+  // Unmaps a managed allocation after engine_.free() forgot it; no-op for other addresses.
+  void release_managed(uint64_t base);
+  // Fills `a` for a managed pointer; false for any other pointer.
+  bool managed_attributes(const void* pointer, cudaPointerAttributes& a) const;
+  ManagedMappings managed_;
+  ManagedAdvice managed_advice_;  // what cudaMemAdvise and cudaMemPrefetchAsync recorded
+  // ---- end managed memory state ----
+  TextureObjects textures_;  // CUDA arrays, texture and surface objects (runtime_textures.cpp)
+
+  // ---- CUDA graphs and stream capture (runtime_graphs.cpp) ----
+ public:
+  GraphTable& graph_table() { return graph_table_; }
+  StreamCaptures& captures() { return captures_; }
+  // A kernel node's operation: the arguments copied now, one buffer per kernel parameter, from
+  // `args` (kernelParams) or from the packed buffer `extra` names (CU_LAUNCH_PARAM_BUFFER_*).
+  cudaError_t kernel_node(KernelNodeOp& op, const void* host_fun, Dim3 grid, Dim3 block, size_t shared, void** args,
+                          void** extra);
+  // Runs the graph's nodes in `order`, each doing what its stream operation does.
+  cudaError_t run_graph(const Graph& graph, const std::vector<size_t>& order);
+  // Whether operations issued to `stream` are recorded into a graph instead of run.
+  bool capturing(void* stream) const { return captures_.capturing(stream); }
+  // Records `op` as the stream's next captured node, after the stream's dependencies.
+  cudaError_t capture(void* stream, NodeOp op);
+  // Before a potentially unsafe call (`function`: synchronous copies, synchronization): while a
+  // global-mode capture runs it is invalidated and the call fails with
+  // cudaErrorStreamCaptureUnsupported, as on CUDA; cudaSuccess otherwise.
+  cudaError_t check_capture_allows(const char* function);
+
+ private:
+  cudaError_t run_node(const GraphNode& node);
+  cudaError_t run_memset(const cudaMemsetParams& params);
+  GraphTable graph_table_;
+  StreamCaptures captures_;
+  // ---- end CUDA graphs and stream capture ----
 };
 
 }  // namespace lockstep::runtime

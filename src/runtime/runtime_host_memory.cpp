@@ -54,6 +54,7 @@ cudaError_t Runtime::host_flags(const void* pointer, unsigned& flags) {
 cudaError_t Runtime::pointer_attributes(const void* pointer, cudaPointerAttributes& a) const {
   a = cudaPointerAttributes{};
   a.device = 0;
+  if (managed_attributes(pointer, a)) return cudaSuccess;  // before the device check: both match
   if (is_device_address(address_of(pointer))) {
     a.type = cudaMemoryTypeDevice;
     a.devicePointer = const_cast<void*>(pointer);

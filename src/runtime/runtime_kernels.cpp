@@ -1,21 +1,17 @@
 // Runtime: per-kernel queries and settings (cudaFuncGetAttributes, cudaFuncSetAttribute,
-// occupancy). Limits come from the device preset; a kernel's register count is lockstep's
-// stand-in (PTX virtual registers, capped at the hardware's 255 per thread).
+// occupancy, computed by sim/occupancy from the modelled GPU's configuration). Limits come from
+// the device preset; a kernel's register count is lockstep's stand-in (PTX virtual registers,
+// capped at the hardware's 255 per thread).
 #include <algorithm>
 
 #include "runtime/runtime.h"
+#include "sim/occupancy.h"
 
 namespace lockstep::runtime {
 
 namespace {
 
 constexpr uint32_t kMaxRegistersPerThread = 255;
-constexpr uint32_t kRegisterAllocationUnit = 256;   // registers, per warp
-constexpr uint32_t kSharedAllocationUnit = 128;     // bytes
-constexpr uint32_t kReservedSharedPerBlock = 1024;  // bytes the system takes per resident block
-constexpr uint32_t kHardwareWarp = 32;              // occupancy is counted in 32-thread warps
-
-uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
 
@@ -94,22 +90,22 @@ cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size
   const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
   if (info == nullptr) return record(error);
   if (block_size <= 0) return record(cudaErrorInvalidValue);
-  blocks = 0;
-  if (block_size > 1024 || dynamic_shared > dynamic_shared_limit(*k, info->static_shared_bytes)) return cudaSuccess;
-  const DevicePreset& p = options_.preset;
-  const uint64_t warps = (uint64_t(block_size) + kHardwareWarp - 1) / kHardwareWarp;
-  uint64_t limit = std::min<uint64_t>(p.blocks_per_sm, p.threads_per_sm / kHardwareWarp / warps);
-  const uint64_t registers = std::max<uint32_t>(1, std::min(info->registers, kMaxRegistersPerThread));
-  const uint64_t registers_per_block = round_up(registers * kHardwareWarp, kRegisterAllocationUnit) * warps;
-  // The register count is a stand-in for ptxas's, so it may lower occupancy but never make a
-  // block that fits by threads and shared memory look unlaunchable.
-  limit = std::min(limit, std::max<uint64_t>(1, p.registers_per_sm / registers_per_block));
-  const uint64_t shared = info->static_shared_bytes + dynamic_shared;
-  if (shared > 0) {
-    const uint64_t per_block = round_up(shared, kSharedAllocationUnit) + kReservedSharedPerBlock;
-    limit = std::min(limit, p.shared_per_sm / per_block);
+  sim::OccupancyRequest request;
+  request.block_size = static_cast<uint32_t>(block_size);
+  request.registers_per_thread = std::min(info->registers, kMaxRegistersPerThread);
+  request.static_shared = info->static_shared_bytes;
+  request.dynamic_shared = dynamic_shared;
+  request.max_dynamic_shared = dynamic_shared_limit(*k, info->static_shared_bytes);
+  auto settings = kernel_settings_.find(k);
+  if (settings != kernel_settings_.end()) request.carveout_percent = settings->second.carveout;
+  sim::Occupancy o = sim::compute_occupancy(options_.gpu, request);
+  if (o.blocks == 0 && o.by_registers == 0) {
+    // The register count is a stand-in for ptxas's (PTX virtual registers), so it may lower
+    // occupancy but never make a block that fits by threads and shared memory look unlaunchable.
+    request.registers_per_thread = 0;
+    o.blocks = std::min(1u, sim::compute_occupancy(options_.gpu, request).blocks);
   }
-  blocks = static_cast<int>(limit);
+  blocks = static_cast<int>(o.blocks);
   return cudaSuccess;
 }
 

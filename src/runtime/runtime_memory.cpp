@@ -39,6 +39,7 @@ cudaError_t Runtime::free(void* pointer) {
   auto it = allocations_.find(address_of(pointer));
   if (it == allocations_.end()) return record(cudaErrorInvalidValue);
   engine_.free(it->first);
+  release_managed(it->first);  // unmaps the host memory of a managed allocation
   allocated_bytes_ -= it->second;
   device_ranges_.erase(it->first);
   allocations_.erase(it);

@@ -1,5 +1,5 @@
 // Special registers as the engine core initialises and reads them: lane and warp ids, lane
-// masks at two warp sizes, 3D thread/block ids, %clock64 and %dynamic_smem_size.
+// masks at two warp sizes, WARP_SZ, 3D thread/block ids, %clock64 and %dynamic_smem_size.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,6 +48,35 @@ TEST(CoreSpecialRegs, LaneIdWarpIdAndWarpIdCount) {
       expected.push_back(64);  // the engine's documented %nwarpid
     }
     EXPECT_EQ(out.download(), expected) << "warp size " << width;
+  }
+}
+
+// out[t] = WARP_SZ (CUDA's warpSize) + WARP_SZ * 1000 through an arithmetic operand.
+constexpr const char* kWarpSize = R"(
+.visible .entry warp_size(.param .u64 out)
+{
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, WARP_SZ;
+  mad.lo.u32 %r3, %r2, 1000, WARP_SZ;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)";
+
+TEST(CoreSpecialRegs, WarpSzIsTheSimulatedWarpWidth) {
+  for (uint32_t width : {8u, 32u, 64u}) {
+    EngineOptions options;
+    options.warp_size = width;
+    Engine engine(options);
+    const ModuleId m = engine.load_ptx(std::string(kHeader) + kWarpSize, "warp_size.ptx");
+    test::DeviceBuffer<uint32_t> out(engine, 40);
+    test::launch_ok(engine, m, "warp_size", {1, 1, 1}, {40, 1, 1}, {out.arg()});
+    EXPECT_EQ(out.download(), std::vector<uint32_t>(40, width * 1001)) << "warp size " << width;
   }
 }
 

@@ -1,7 +1,7 @@
 // CUDA runtime API coverage through unmodified programs (tests/host/programs), each built for
 // sm_75, sm_80 and sm_90 and run through `lockstep run`: vector add, constant memory, a device
 // fault, streams and events, dynamic shared memory, pinned memory, two translation units,
-// templates, device printf, Thrust and CUB.
+// templates, device printf, Thrust and CUB, device malloc/new with limits.
 // stdout and the exit code are exact; stderr carries only the per-kernel summary.
 #include "host/run_lockstep.h"
 
@@ -164,6 +164,15 @@ TEST_P(HostApiProgram, ThrustSortScanReduceTransform) {
             "reduce: 4678 (expected 4678), max of squares-1: 258063\n"
             "inclusive_scan: last 1000, 0 mismatches; transform: 0 mismatches\n"
             "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, DeviceNewDeleteMallocFreeAndLimits) {
+  const ProgramOutcome r = run("device_heap");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "set: cudaSuccess cudaSuccess, heap 16777216, stack 2048\n"
+            "sync: cudaSuccess, late heap resize: cudaErrorInvalidValue, wrong: 0\nPASSED\n");
   expect_only_kernel_summaries(r.err);
 }
 

@@ -52,9 +52,9 @@ TEST(HostPrograms, DeviceFaultIsReportedAndSticky) {
 TEST(HostPrograms, UnsupportedCallIsReportedOnceAndFails) {
   const ProgramOutcome r = run_lockstep(program("unsupported_api"));
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.err, "lockstep: cudaGraphCreate is not supported yet\n");
+  EXPECT_EQ(r.err, "lockstep: cudaIpcGetMemHandle is not supported yet\n");
   EXPECT_EQ(r.out,
-            "cudaGraphCreate: cudaErrorNotSupported, cudaErrorNotSupported (801)\n"
+            "cudaIpcGetMemHandle: cudaErrorNotSupported, cudaErrorNotSupported (801)\n"
             "last error: cudaErrorNotSupported\n");
 }
 

@@ -31,11 +31,11 @@ endfunction()
 # Programs built once per architecture, as <name>_sm75, <name>_sm80 and <name>_sm90: the PTX
 # lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
 set(HOST_PROGRAM_ARCHES 75 80 90)
-set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_events dynamic_shared pinned_memory templates device_printf thrust_ops cub_ops)
+set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_events dynamic_shared pinned_memory templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)
-    foreach(p vector_add constant_memory faulting_kernel unsupported_api)
+    foreach(p vector_add constant_memory faulting_kernel unsupported_api unsupported_instruction device_query)
       lockstep_host_program(${p} ${p}.cu -cudart shared -arch=sm_80)
     endforeach()
     lockstep_host_program(vector_add_static vector_add.cu -arch=sm_80)

@@ -50,7 +50,9 @@ TEST(ParseOperand, IntegerImmediates) {
   EXPECT_EQ(value("4294967295U"), 4294967295);
   EXPECT_EQ(value("-0x10"), -16);
   EXPECT_EQ(value("0"), 0);
-  EXPECT_EQ(operand_of("mov.u32 %r1, WARP_SZ;", 1).int_value, 32);
+  // Read like a special register: its value is the simulated warp width.
+  EXPECT_EQ(operand_of("mov.u32 %r1, WARP_SZ;", 1).kind, Operand::Kind::Register);
+  EXPECT_EQ(operand_of("mov.u32 %r1, WARP_SZ;", 1).name, "WARP_SZ");
 }
 
 TEST(ParseOperand, NegativeImmediateLocationIsTheMinus) {

@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "func/bound_kernel.h"
+#include "func/device_heap.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
@@ -162,6 +163,30 @@ void assertfail_h(const ExecInst& in, Warp& w) {
           fmt::format("{}:{}: {}: Assertion `{}` failed.", file, line, function, message));
 }
 
+// table: [size offset, result offset] in the caller frame. Lanes allocate in lane order, so the
+// addresses are deterministic.
+void malloc_h(const ExecInst& in, Warp& w) {
+  w.pc = in.pc + 1;
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto bytes = read_local<uint64_t>(w, t[0], lane);
+    const uint64_t address = w.launch->heap ? w.launch->heap->allocate(bytes) : 0;
+    std::memcpy(w.local(w.frame_base() + t[1], 8, 1, lane), &address, 8);
+  });
+}
+
+// table: [pointer offset] in the caller frame.
+void free_h(const ExecInst& in, Warp& w) {
+  w.pc = in.pc + 1;
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto address = read_local<uint64_t>(w, t[0], lane);
+    if (w.launch->heap == nullptr || !w.launch->heap->release(address))
+      w.fault(FaultKind::InvalidFree, lane, address, 0, "global",
+              fmt::format("free({:#x}): not an address malloc returned, or already freed", address));
+  });
+}
+
 }  // namespace
 
 std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContext& ctx,
@@ -193,6 +218,16 @@ std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContex
   } else if (name == "__assertfail") {
     fn = assertfail_h;
     t = offsets(5);
+  } else if (name == "malloc") {
+    fn = malloc_h;
+    t = offsets(1);
+    const ir::Operand* r = results && results->elements.size() == 1 ? &results->elements[0] : nullptr;
+    if (r == nullptr || r->kind != ir::Operand::Kind::Symbol || r->symbol.space != ir::SymbolSpace::FrameParam)
+      ctx.error(inst, "call to 'malloc' must return its result in a .param variable");
+    t.push_back(static_cast<uint32_t>(r->symbol.value));
+  } else if (name == "free") {
+    fn = free_h;
+    t = offsets(1);
   } else {
     return std::nullopt;
   }

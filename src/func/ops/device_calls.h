@@ -1,6 +1,6 @@
 #pragma once
 // Calls to functions that the PTX declares .extern and the CUDA runtime provides on the device:
-// vprintf (device printf) and __assertfail (assert).
+// vprintf (device printf), __assertfail (assert), malloc and free (also new and delete).
 #include <optional>
 #include <string>
 

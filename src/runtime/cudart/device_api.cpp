@@ -53,7 +53,10 @@ extern "C" cudaError_t cudaDriverGetVersion(int* version) {
 extern "C" cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }
 
 // Every kernel runs to completion at launch, so synchronizing only reports the sticky error.
-extern "C" cudaError_t cudaDeviceSynchronize() { return process_runtime().sticky(); }
+extern "C" cudaError_t cudaDeviceSynchronize() {
+  if (cudaError_t e = process_runtime().check_capture_allows("cudaDeviceSynchronize"); e != cudaSuccess) return e;
+  return process_runtime().sticky();
+}
 
 extern "C" cudaError_t cudaDeviceReset() {
   process_runtime().reset();

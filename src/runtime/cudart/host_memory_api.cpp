@@ -28,7 +28,12 @@ extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attribute
 
 extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
   if (!process_runtime().is_stream(stream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
-  return cudaMalloc(devPtr, size);
+  if (process_runtime().capturing(stream)) {  // would be a memory-allocation node (capture_api.cpp)
+    process_runtime().captures().invalidate(stream);
+    process_runtime().report_unsupported("cudaMallocAsync during stream capture");
+    return cudaErrorNotSupported;
+  }
+  return guarded([&] { return process_runtime().malloc(devPtr, size); });
 }
 
 extern "C" cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream) {
@@ -37,7 +42,12 @@ extern "C" cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStre
 
 extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   if (!process_runtime().is_stream(stream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
-  return cudaFree(devPtr);
+  if (process_runtime().capturing(stream)) {  // would be a memory-free node (capture_api.cpp)
+    process_runtime().captures().invalidate(stream);
+    process_runtime().report_unsupported("cudaFreeAsync during stream capture");
+    return cudaErrorNotSupported;
+  }
+  return guarded([&] { return process_runtime().free(devPtr); });
 }
 
 extern "C" cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) { return cudaFreeAsync(devPtr, stream); }

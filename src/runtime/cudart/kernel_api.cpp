@@ -6,9 +6,15 @@ using lockstep::runtime::guarded;
 using lockstep::runtime::process_runtime;
 
 // Launch attributes (clusters of one CTA, priorities, programmatic serialization...) are
-// scheduling hints for a functional engine that runs each launch to completion in order.
+// scheduling hints for a functional engine that runs each launch to completion in order;
+// cudaLaunchAttributeCooperative makes it a cooperative launch.
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   if (config == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  for (unsigned i = 0; config->attrs != nullptr && i < config->numAttrs; ++i) {
+    if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative != 0)
+      return cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                         config->stream);
+  }
   return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
 }
 

@@ -33,15 +33,27 @@ extern "C" void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* /*
   process_runtime().register_variable(fatCubinHandle, hostVar, deviceName, size, constant != 0);
 }
 
-// Managed memory is not modelled: the variable is registered so that the program gets a clear
-// message when it touches it, not a crash at start-up.
+// A __managed__ variable: nvcc's host code reaches it through *hostVarPtrAddress, which the
+// runtime points at the variable's managed memory right away (runtime_managed.cpp).
 extern "C" void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, char* /*deviceAddress*/,
-                                         const char* deviceName, int /*ext*/, size_t size, int constant,
+                                         const char* deviceName, int /*ext*/, size_t size, int /*constant*/,
                                          int /*global*/) {
-  process_runtime().register_variable(fatCubinHandle, hostVarPtrAddress, deviceName, size, constant != 0);
+  guarded([&] {
+    process_runtime().register_managed_variable(fatCubinHandle, hostVarPtrAddress, deviceName, size);
+    return cudaSuccess;
+  });
 }
 
-extern "C" char __cudaInitModule(void** /*fatCubinHandle*/) { return 1; }
+// Called by nvcc's host code before its first use of a managed variable: the module loads so
+// that the variables hold their initial values. Returns whether it is ready.
+extern "C" char __cudaInitModule(void** fatCubinHandle) {
+  char ready = 0;
+  guarded([&] {
+    ready = process_runtime().init_module(fatCubinHandle) ? 1 : 0;
+    return cudaSuccess;
+  });
+  return ready;
+}
 
 extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void* stream) {
   process_runtime().push_config(LaunchConfig{to_dim3(gridDim), to_dim3(blockDim), sharedMem, stream});
@@ -67,8 +79,14 @@ extern "C" cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun
 }
 
 extern "C" cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                                        cudaStream_t /*stream*/) {
+                                        cudaStream_t stream) {
   return guarded([&] {
+    if (process_runtime().capturing(stream)) {  // a kernel node of the stream's capture (capture_api.cpp)
+      lockstep::runtime::KernelNodeOp op;
+      const cudaError_t e = process_runtime().kernel_node(op, func, to_dim3(gridDim), to_dim3(blockDim), sharedMem,
+                                                          args, nullptr);
+      return e != cudaSuccess ? e : process_runtime().capture(stream, std::move(op));
+    }
     return process_runtime().launch(func, to_dim3(gridDim), to_dim3(blockDim), args, sharedMem);
   });
 }

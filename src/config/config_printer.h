@@ -1,0 +1,16 @@
+#pragma once
+// `lockstep config`: the effective configuration as TOML text, every key, grouped by table.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config_values.h"
+
+namespace lockstep::config {
+
+// A header comment naming the preset and the overrides, then one "[table]" block per table
+// with "key = value" lines, in registry order. The text parses back as a preset would.
+std::string format_config(const ConfigValues& values, std::string_view preset,
+                          const std::vector<std::string>& overrides);
+
+}  // namespace lockstep::config

@@ -1,0 +1,79 @@
+#pragma once
+// The modelled GPU as plain typed fields: what the runtime, the occupancy calculator and the
+// timing model read. Built once from ConfigValues (a preset plus overrides), checked for
+// consistency, then immutable.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config_values.h"
+
+namespace lockstep::config {
+
+struct UnitTiming {
+  uint32_t latency = 0;              // cycles from issue until a dependent instruction may issue
+  uint32_t initiation_interval = 0;  // cycles between two warp instructions entering the unit
+  uint32_t lanes = 0;                // threads served per cycle
+};
+
+struct GpuConfig {
+  std::string preset;  // the preset it was built from ("h100")
+
+  struct Gpu {
+    std::string name;
+    uint32_t compute_capability = 0;  // major * 10 + minor
+    uint32_t sm_count = 0;
+    uint32_t core_clock_mhz = 0;
+    uint32_t memory_clock_mhz = 0;
+    uint32_t memory_bus_bits = 0;
+    double global_memory_gib = 0;
+    uint32_t l2_kib = 0;
+    uint64_t global_memory_bytes() const { return static_cast<uint64_t>(global_memory_gib * double(1ull << 30)); }
+  } gpu;
+
+  struct Sm {
+    uint32_t warp_size = 0;
+    uint32_t max_threads = 0;
+    uint32_t max_warps = 0;
+    uint32_t max_blocks = 0;
+    uint32_t registers = 0;
+    uint32_t register_alloc_unit = 0;  // registers, per warp
+    uint32_t max_registers_per_thread = 0;
+    uint32_t max_registers_per_block = 0;
+    uint32_t shared_kib = 0;
+    uint32_t shared_per_block_kib = 0;
+    uint32_t shared_per_block_optin_kib = 0;
+    uint32_t shared_alloc_unit = 0;          // bytes
+    uint32_t shared_reserved_per_block = 0;  // bytes
+    std::vector<uint32_t> shared_carveouts_kib;  // rising, the last equals shared_kib
+    uint32_t max_threads_per_block = 0;
+    uint32_t schedulers = 0;
+    uint32_t issue_width = 0;
+    uint64_t shared_bytes() const { return uint64_t(shared_kib) * 1024; }
+    uint64_t shared_per_block_bytes() const { return uint64_t(shared_per_block_kib) * 1024; }
+    uint64_t shared_per_block_optin_bytes() const { return uint64_t(shared_per_block_optin_kib) * 1024; }
+  } sm;
+
+  struct Pipeline {
+    UnitTiming integer, fp32, fp64, sfu, tensor, ldst;
+  } pipeline;
+
+  struct Memory {
+    uint32_t shared_latency = 0, global_latency = 0, local_latency = 0, constant_latency = 0, texture_latency = 0;
+  } memory;
+
+  struct ICache {
+    uint32_t sets = 0, ways = 0, line_bytes = 0, miss_latency = 0;
+  } icache;
+};
+
+// Reads every field and checks the values against each other (a block must fit an SM, the
+// shared-memory limits must nest, ...); throws ConfigError naming the keys involved.
+GpuConfig make_gpu_config(const ConfigValues& values, std::string_view preset);
+// The preset with the overrides ("key=value") applied, checked.
+GpuConfig load_gpu_config(std::string_view preset, const std::vector<std::string>& overrides = {});
+// The preset with the overrides applied, as values (for printing); checked as load_gpu_config does.
+ConfigValues effective_values(std::string_view preset, const std::vector<std::string>& overrides = {});
+
+}  // namespace lockstep::config

@@ -1,0 +1,115 @@
+// The declaration of every configuration key: type, accepted values, description. Presets must
+// give every key; `--set` may override any of them. Ranges are sanity bounds (what the model can
+// represent), not claims about real hardware.
+#include "config/option.h"
+
+namespace lockstep::config {
+
+namespace {
+
+OptionSpec integer(std::string_view key, int64_t min, int64_t max, std::string_view description) {
+  OptionSpec s;
+  s.key = key, s.type = OptionType::Int, s.min = min, s.max = max, s.description = description;
+  return s;
+}
+
+OptionSpec one_of(std::string_view key, std::vector<int64_t> accepted, std::string_view description) {
+  OptionSpec s;
+  s.key = key, s.type = OptionType::Int, s.accepted = std::move(accepted), s.description = description;
+  return s;
+}
+
+OptionSpec number(std::string_view key, double min, double max, std::string_view description) {
+  OptionSpec s;
+  s.key = key, s.type = OptionType::Float, s.min_float = min, s.max_float = max, s.description = description;
+  return s;
+}
+
+OptionSpec text(std::string_view key, std::string_view description) {
+  OptionSpec s;
+  s.key = key, s.type = OptionType::String, s.description = description;
+  return s;
+}
+
+OptionSpec choice(std::string_view key, std::vector<std::string_view> choices, std::string_view description) {
+  OptionSpec s;
+  s.key = key, s.type = OptionType::Enum, s.choices = std::move(choices), s.description = description;
+  return s;
+}
+
+OptionSpec integers(std::string_view key, int64_t min, int64_t max, std::string_view description) {
+  OptionSpec s;
+  s.key = key, s.type = OptionType::IntList, s.min = min, s.max = max, s.description = description;
+  return s;
+}
+
+// One execution unit's three keys: pipeline.<unit>.{latency,initiation_interval,lanes}.
+void add_unit(std::vector<OptionSpec>& specs, std::string_view latency, std::string_view interval,
+              std::string_view lanes) {
+  specs.push_back(integer(latency, 1, 10000, "cycles from issue until a dependent instruction may issue"));
+  specs.push_back(integer(interval, 1, 1024, "cycles between two warp instructions entering the unit"));
+  specs.push_back(integer(lanes, 1, 1024, "threads the unit serves per cycle"));
+}
+
+std::vector<OptionSpec> build_specs() {
+  std::vector<OptionSpec> s;
+  s.push_back(text("gpu.name", "the product name cudaGetDeviceProperties reports (after \"lockstep \")"));
+  s.push_back(integer("gpu.compute_capability", 10, 129, "major * 10 + minor, e.g. 90 for 9.0"));
+  s.push_back(integer("gpu.sm_count", 1, 1024, "streaming multiprocessors"));
+  s.push_back(integer("gpu.core_clock_mhz", 1, 10000, "SM clock, MHz"));
+  s.push_back(integer("gpu.memory_clock_mhz", 1, 20000, "memory clock, MHz"));
+  s.push_back(integer("gpu.memory_bus_bits", 8, 16384, "memory bus width, bits"));
+  s.push_back(number("gpu.global_memory_gib", 0.0625, 4096, "device memory, GiB"));
+  s.push_back(integer("gpu.l2_kib", 0, 1048576, "L2 cache, KiB"));
+
+  s.push_back(one_of("sm.warp_size", {1, 2, 4, 8, 16, 32, 64}, "threads per warp"));
+  s.push_back(integer("sm.max_threads", 1, 65536, "resident threads per SM"));
+  s.push_back(integer("sm.max_warps", 1, 65536,
+                      "warp slots per SM (when only sm.warp_size is overridden it follows "
+                      "sm.max_threads / sm.warp_size)"));
+  s.push_back(integer("sm.max_blocks", 1, 1024, "resident blocks per SM"));
+  s.push_back(integer("sm.registers", 1, 1 << 22, "32-bit registers per SM"));
+  s.push_back(integer("sm.register_alloc_unit", 1, 65536, "registers are allocated to a warp in multiples of this"));
+  s.push_back(choice("sm.register_alloc_granularity", {"warp"}, "registers are allocated per warp"));
+  s.push_back(integer("sm.max_registers_per_thread", 1, 1024, "registers one thread may use"));
+  s.push_back(integer("sm.max_registers_per_block", 1, 1 << 22, "registers one block may use"));
+  s.push_back(integer("sm.shared_kib", 0, 4096, "shared memory per SM usable by blocks, KiB"));
+  s.push_back(integer("sm.shared_per_block_kib", 0, 4096, "shared memory per block without opt-in, KiB"));
+  s.push_back(integer("sm.shared_per_block_optin_kib", 0, 4096,
+                      "shared memory per block with cudaFuncAttributeMaxDynamicSharedMemorySize, KiB"));
+  s.push_back(integer("sm.shared_alloc_unit", 1, 65536, "shared memory is allocated to a block in multiples of this, bytes"));
+  s.push_back(integer("sm.shared_reserved_per_block", 0, 65536, "shared memory the system reserves per block, bytes"));
+  s.push_back(integers("sm.shared_carveouts_kib", 0, 4096,
+                       "legal shared-memory sizes of the L1/shared split, KiB, rising to sm.shared_kib"));
+  s.push_back(integer("sm.max_threads_per_block", 1, 65536, "threads per block"));
+  s.push_back(integer("sm.schedulers", 1, 64, "warp schedulers per SM (each owns a register-file partition)"));
+  s.push_back(integer("sm.issue_width", 1, 8, "instructions each scheduler may issue per cycle"));
+
+  add_unit(s, "pipeline.int.latency", "pipeline.int.initiation_interval", "pipeline.int.lanes");
+  add_unit(s, "pipeline.fp32.latency", "pipeline.fp32.initiation_interval", "pipeline.fp32.lanes");
+  add_unit(s, "pipeline.fp64.latency", "pipeline.fp64.initiation_interval", "pipeline.fp64.lanes");
+  add_unit(s, "pipeline.sfu.latency", "pipeline.sfu.initiation_interval", "pipeline.sfu.lanes");
+  add_unit(s, "pipeline.tensor.latency", "pipeline.tensor.initiation_interval", "pipeline.tensor.lanes");
+  add_unit(s, "pipeline.ldst.latency", "pipeline.ldst.initiation_interval", "pipeline.ldst.lanes");
+
+  s.push_back(integer("memory.shared_latency", 1, 100000, "cycles of a shared-memory load"));
+  s.push_back(integer("memory.global_latency", 1, 100000, "cycles of a global-memory load"));
+  s.push_back(integer("memory.local_latency", 1, 100000, "cycles of a local-memory load"));
+  s.push_back(integer("memory.constant_latency", 1, 100000, "cycles of a constant-memory load"));
+  s.push_back(integer("memory.texture_latency", 1, 100000, "cycles of a texture fetch"));
+
+  s.push_back(integer("icache.sets", 1, 65536, "instruction-cache sets"));
+  s.push_back(integer("icache.ways", 1, 64, "instruction-cache ways"));
+  s.push_back(one_of("icache.line_bytes", {32, 64, 128, 256}, "instruction-cache line, bytes"));
+  s.push_back(integer("icache.miss_latency", 1, 100000, "cycles an instruction-cache miss stalls the warp's fetch"));
+  return s;
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& option_specs() {
+  static const std::vector<OptionSpec> specs = build_specs();  // immutable after first use
+  return specs;
+}
+
+}  // namespace lockstep::config

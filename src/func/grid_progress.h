@@ -1,0 +1,44 @@
+#pragma once
+// What the cooperative grid runner needs to tell a grid that spins forever from one that is
+// still working: which instructions may write global memory, and a fingerprint of everything
+// a round of the grid can depend on apart from global memory.
+#include <cstdint>
+#include <vector>
+
+#include "func/bound_kernel.h"
+#include "func/warp.h"
+
+namespace lockstep::func {
+
+// Per PC of `kernel`: 1 when the instruction may write global memory (st, atom, red outside
+// the shared, local and param spaces; every cp, wmma.store, multimem, surface store and
+// tensormap form), else 0. Over-approximates: a generic store counts even when it hits shared
+// memory, which can only delay a deadlock report, never invent one.
+std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
+
+// A 64-bit hash of CTA state: every live warp's PC, masks, status, barrier wait,
+// divergence paths, call frames, registers, predicates and local memory, the CTA's barrier
+// counters and its shared memory. Warp clocks are left out: they matter only through a read
+// of %clock, which lands in a register.
+class StateHasher {
+ public:
+  void add(uint64_t word) {
+    // splitmix64 finaliser over the running value: cheap, and every input bit reaches every
+    // output bit.
+    uint64_t z = value_ + word + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    value_ = z ^ (z >> 31);
+  }
+  void add_bytes(const uint8_t* bytes, size_t size);
+  // One warp (its divergence unit is w.divergence); `kernel` gives the register file size.
+  void add_warp(const Warp& w, const BoundKernel& kernel);
+  // The CTA-wide part: barrier counters and shared memory.
+  void add_cta(const CtaState& cta);
+  uint64_t value() const { return value_; }
+
+ private:
+  uint64_t value_ = 0;
+};
+
+}  // namespace lockstep::func

@@ -1,0 +1,131 @@
+#include "func/grid_runner.h"
+
+#include <unordered_set>
+
+#include "fmt/format.h"
+#include "func/grid_progress.h"
+
+namespace lockstep::func {
+
+namespace {
+
+constexpr size_t kMaxReportedWarps = 16;  // a deadlock report lists at most this many warps
+
+}  // namespace
+
+struct GridRunner::LiveCta {
+  LiveCta(const BoundKernel& kernel, LaunchState& launch, const RunOptions& options, const TraceHook* trace)
+      : runner(kernel, launch, options, trace) {}
+  CtaState state;
+  CtaRunner runner;
+  bool exited = false;
+};
+
+GridRunner::GridRunner(const BoundKernel& kernel, LaunchState& launch, GridRunOptions options,
+                       const TraceHook* trace)
+    : kernel_(kernel), options_(std::move(options)), global_writes_(global_write_flags(kernel)) {
+  options_.run.global_writes = &global_writes_;
+  const uint32_t* grid = launch.grid;
+  ctas_.reserve(static_cast<size_t>(grid[0]) * grid[1] * grid[2]);
+  uint32_t linear = 0;
+  for (uint32_t z = 0; z < grid[2]; ++z) {
+    for (uint32_t y = 0; y < grid[1]; ++y) {
+      for (uint32_t x = 0; x < grid[0]; ++x, ++linear) {
+        auto c = std::make_unique<LiveCta>(kernel, launch, options_.run, trace);
+        c->state.ctaid[0] = x, c->state.ctaid[1] = y, c->state.ctaid[2] = z;
+        c->state.linear_id = linear;
+        c->state.shared_size = options_.shared_size;
+        c->state.shared.assign(options_.shared_size, 0);
+        ctas_.push_back(std::move(c));
+      }
+    }
+  }
+}
+
+GridRunner::~GridRunner() = default;
+
+const CtaState& GridRunner::cta(uint32_t linear) const { return ctas_.at(linear)->state; }
+
+void GridRunner::run(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit) {
+  for (uint32_t i = 0; i < ctas_.size(); ++i) ctas_[i]->runner.start(ctas_[i]->state);
+  uint64_t done = 0;
+  // Hashes of the states after each round of the current run of quiet rounds (rule 1).
+  std::unordered_set<uint64_t> quiet_states;
+  for (;;) {
+    const uint64_t writes_before = counters.global_writes;
+    bool cta_exited = false;
+    for (uint32_t i = 0; i < ctas_.size(); ++i) {
+      LiveCta& c = *ctas_[i];
+      if (c.exited) continue;
+      try {
+        if (c.runner.turn(c.state, counters) == CtaRunner::TurnResult::Exited) {
+          c.exited = true;
+          cta_exited = true;
+          ++done;
+          if (on_cta_exit) on_cta_exit(done);
+        }
+      } catch (LaunchFault& f) {
+        throw GridFault{std::move(f), i};
+      }
+    }
+    if (done == ctas_.size()) return;
+    if (options_.instruction_budget != 0 && counters.warp_instructions > options_.instruction_budget)
+      report_stuck(fmt::format("the cooperative launch ran {} warp instructions, more than its budget of {}, "
+                               "without finishing",
+                               counters.warp_instructions, options_.instruction_budget));
+    if (cta_exited || counters.global_writes != writes_before) {
+      quiet_states.clear();
+      continue;
+    }
+    if (!quiet_states.insert(fingerprint()).second)
+      report_stuck("no thread block of the cooperative launch can make progress: a round of every block "
+                   "wrote no global memory and returned the grid to an earlier state");
+  }
+}
+
+uint64_t GridRunner::fingerprint() const {
+  StateHasher h;
+  for (uint32_t i = 0; i < ctas_.size(); ++i) {
+    const LiveCta& c = *ctas_[i];
+    if (c.exited) continue;
+    h.add(i);
+    h.add_cta(c.state);
+    for (const Warp& w : c.runner.warps()) h.add_warp(w, kernel_);
+  }
+  return h.value();
+}
+
+void GridRunner::report_stuck(std::string detail) const {
+  GridFault g;
+  g.fault.fault.kind = FaultKind::Deadlock;
+  g.fault.fault.detail = std::move(detail);
+  bool located = false;
+  size_t stuck = 0;
+  for (uint32_t i = 0; i < ctas_.size(); ++i) {
+    const LiveCta& c = *ctas_[i];
+    if (c.exited) continue;
+    for (const Warp& w : c.runner.warps()) {
+      if (w.status == Warp::Status::Exited) continue;
+      const bool at_barrier = w.status == Warp::Status::AtBarrier;
+      const ir::Pc pc = at_barrier ? w.barrier_pc : w.pc;
+      if (!located) {
+        g.cta = i;
+        g.fault.warp = w.warp_id;
+        g.fault.pc = pc;
+        located = true;
+      }
+      if (++stuck > kMaxReportedWarps) continue;
+      const uint32_t* id = c.state.ctaid;
+      g.fault.warp_states.push_back(
+          at_barrier ? fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} waiting at barrier {}", id[0], id[1],
+                                   id[2], w.warp_id, pc, w.active, w.barrier_id)
+                     : fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} running", id[0], id[1], id[2],
+                                   w.warp_id, pc, w.active));
+    }
+  }
+  if (stuck > kMaxReportedWarps)
+    g.fault.warp_states.push_back(fmt::format("... and {} more warps", stuck - kMaxReportedWarps));
+  throw g;
+}
+
+}  // namespace lockstep::func

@@ -1,0 +1,138 @@
+// Stream capture: while a stream captures, the operations issued to it (kernel launches,
+// asynchronous copies and memsets, host functions, event records and waits) become nodes of a
+// graph instead of running; the hooks sit in each operation's entry point. Host functions
+// (cudaLaunchHostFunc, cudaStreamAddCallback) run at once outside capture: everything issued
+// before them has completed.
+#include "cudart/graph_handles.h"
+
+using namespace lockstep::runtime;
+
+namespace {
+
+cudaError_t invalid() { return process_runtime().record(cudaErrorInvalidValue); }
+
+// The legacy default stream synchronizes with every blocking stream, so it cannot capture.
+bool is_legacy_stream(cudaStream_t stream) { return stream == nullptr || stream == cudaStreamLegacy; }
+
+}  // namespace
+
+extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  Runtime& r = process_runtime();
+  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  if (is_legacy_stream(stream)) return r.record(cudaErrorStreamCaptureUnsupported);
+  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
+      mode != cudaStreamCaptureModeRelaxed)
+    return invalid();
+  if (r.capturing(stream)) return r.record(cudaErrorIllegalState);
+  return guarded([&] { return r.record(r.captures().begin(stream, mode, r.graph_table().create())); });
+}
+
+extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCapture(stream, mode);
+}
+
+extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
+  Runtime& r = process_runtime();
+  if (pGraph == nullptr) return invalid();
+  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  return guarded([&] {
+    Graph* graph = nullptr;
+    const cudaError_t e = r.captures().end(stream, graph);
+    *pGraph = nullptr;
+    if (e == cudaSuccess) {
+      *pGraph = graph_handle(*graph);
+      return cudaSuccess;
+    }
+    if (graph != nullptr) r.graph_table().destroy(graph);  // an invalidated or unjoined capture
+    return r.record(e);
+  });
+}
+
+extern "C" cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* pGraph) {
+  return cudaStreamEndCapture(stream, pGraph);
+}
+
+extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
+  Runtime& r = process_runtime();
+  if (pCaptureStatus == nullptr) return invalid();
+  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  *pCaptureStatus = r.captures().status(stream);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
+  return cudaStreamIsCapturing(stream, pCaptureStatus);
+}
+
+// Edges are never annotated here, so edgeData_out (when asked for) holds default entries.
+extern "C" cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
+                                                unsigned long long* id_out, cudaGraph_t* graph_out,
+                                                const cudaGraphNode_t** dependencies_out,
+                                                const cudaGraphEdgeData** edgeData_out, size_t* numDependencies_out) {
+  Runtime& r = process_runtime();
+  if (captureStatus_out == nullptr || (edgeData_out != nullptr && dependencies_out == nullptr)) return invalid();
+  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  *captureStatus_out = r.captures().status(stream);
+  unsigned long long id = 0;
+  const CaptureSequence* s = r.captures().sequence(stream, &id);
+  if (s == nullptr) return cudaSuccess;
+  if (id_out != nullptr) *id_out = id;
+  if (graph_out != nullptr) *graph_out = graph_handle(*s->graph);
+  const std::vector<void*>& deps = r.captures().dependencies(stream);
+  // The node handles are the addresses the stream state holds (cudaGraphNode_t values).
+  if (dependencies_out != nullptr) *dependencies_out = reinterpret_cast<const cudaGraphNode_t*>(deps.data());
+  if (edgeData_out != nullptr) *edgeData_out = r.captures().default_edge_data(deps.size());
+  if (numDependencies_out != nullptr) *numDependencies_out = deps.size();
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
+                                                     unsigned long long* id_out, cudaGraph_t* graph_out,
+                                                     const cudaGraphNode_t** dependencies_out,
+                                                     const cudaGraphEdgeData** edgeData_out,
+                                                     size_t* numDependencies_out) {
+  return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                                  numDependencies_out);
+}
+
+extern "C" cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
+  if (mode == nullptr) return invalid();
+  if (*mode != cudaStreamCaptureModeGlobal && *mode != cudaStreamCaptureModeThreadLocal &&
+      *mode != cudaStreamCaptureModeRelaxed)
+    return invalid();
+  *mode = process_runtime().captures().exchange_mode(*mode);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  Runtime& r = process_runtime();
+  if (fn == nullptr) return invalid();
+  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  if (r.capturing(stream)) return guarded([&] { return r.capture(stream, HostNodeOp{fn, userData}); });
+  if (r.sticky() != cudaSuccess) return r.sticky();
+  fn(userData);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  return cudaLaunchHostFunc(stream, fn, userData);
+}
+
+// Stream callbacks cannot be captured (CUDA refuses them too; cudaLaunchHostFunc can be).
+extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                             unsigned int flags) {
+  Runtime& r = process_runtime();
+  if (callback == nullptr || flags != 0) return invalid();
+  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  if (r.capturing(stream)) {
+    r.captures().invalidate(stream);
+    return r.record(cudaErrorStreamCaptureUnsupported);
+  }
+  callback(stream, r.sticky(), userData);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                                  unsigned int flags) {
+  return cudaStreamAddCallback(stream, callback, userData, flags);
+}

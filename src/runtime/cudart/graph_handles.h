@@ -1,0 +1,65 @@
+#pragma once
+// Shared by the graph entry points: CUDA's opaque graph handles are the addresses of the
+// Runtime's GraphTable objects (Graph, GraphNode, GraphExec).
+#include <cstddef>
+#include <vector>
+
+#include "cudart/process_runtime.h"
+
+namespace lockstep::runtime {
+
+inline cudaGraph_t graph_handle(Graph& g) { return reinterpret_cast<cudaGraph_t>(&g); }
+inline cudaGraphNode_t node_handle(GraphNode& n) { return reinterpret_cast<cudaGraphNode_t>(&n); }
+inline cudaGraphExec_t exec_handle(GraphExec& e) { return reinterpret_cast<cudaGraphExec_t>(&e); }
+
+inline std::vector<const void*> node_list(const cudaGraphNode_t* nodes, size_t count) {
+  std::vector<const void*> out;
+  for (size_t i = 0; i < count; ++i) out.push_back(nodes[i]);
+  return out;
+}
+
+// CUDA's protocol for list queries: with no array, *count becomes the size; otherwise up to
+// *count entries are written, unused ones set to `empty`, and *count becomes the number written.
+template <class T, class Make>
+void fill_list(T* array, size_t* count, size_t size, Make make, T empty) {
+  if (array == nullptr) {
+    *count = size;
+    return;
+  }
+  for (size_t i = 0; i < *count; ++i) array[i] = i < size ? make(i) : empty;
+  if (*count > size) *count = size;
+}
+
+// What cudaGraphAddMemsetNode accepts: 1-, 2- or 4-byte elements, rows that fit the pitch.
+inline bool valid_memset(const cudaMemsetParams& p) {
+  const bool element_ok = p.elementSize == 1 || p.elementSize == 2 || p.elementSize == 4;
+  return element_ok && p.dst != nullptr && (p.height <= 1 || p.pitch >= p.width * p.elementSize);
+}
+
+// The node of executable graph `exec` made from `node` (a node of the graph instantiated) when
+// it records an operation of type T; nullptr otherwise.
+template <class T>
+T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
+  GraphTable& table = process_runtime().graph_table();
+  GraphExec* e = table.exec(exec);
+  Graph* owner = nullptr;
+  GraphNode* original = table.node(node, &owner);
+  if (e == nullptr || original == nullptr || owner != e->source || original->index >= e->graph.size()) return nullptr;
+  return std::get_if<T>(&e->graph.node(original->index).op);
+}
+
+// Adds a node to `graph` after `dependencies`; *node receives its handle.
+inline cudaError_t add_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                  size_t count, NodeOp op) {
+  Runtime& r = process_runtime();
+  Graph* g = r.graph_table().graph(graph);
+  if (node == nullptr || g == nullptr || (count > 0 && dependencies == nullptr)) return r.record(cudaErrorInvalidValue);
+  GraphNode* added = nullptr;
+  if (cudaError_t e = r.graph_table().add_node(*g, std::move(op), node_list(dependencies, count), added);
+      e != cudaSuccess)
+    return r.record(e);
+  *node = node_handle(*added);
+  return cudaSuccess;
+}
+
+}  // namespace lockstep::runtime

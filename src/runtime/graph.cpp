@@ -1,0 +1,112 @@
+#include "runtime/graph.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+namespace lockstep::runtime {
+
+void** KernelNodeOp::argument_pointers() {
+  // Rebuilt at each call: a copied node must point into its own buffers.
+  pointers_.clear();
+  for (std::vector<uint8_t>& a : args) pointers_.push_back(a.data());
+  return pointers_.data();
+}
+
+MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  MemcpyNodeOp op;
+  op.params.srcPtr = cudaPitchedPtr{const_cast<void*>(src), bytes, bytes, 1};
+  op.params.dstPtr = cudaPitchedPtr{dst, bytes, bytes, 1};
+  op.params.extent = cudaExtent{bytes, 1, 1};
+  op.params.kind = kind;
+  return op;
+}
+
+Graph::Graph(const Graph& other) : edges_(other.edges_) {
+  nodes_.reserve(other.nodes_.size());
+  for (const auto& n : other.nodes_) nodes_.push_back(std::make_unique<GraphNode>(*n));
+}
+
+GraphNode& Graph::add(NodeOp op) {
+  nodes_.push_back(std::make_unique<GraphNode>(GraphNode{nodes_.size(), std::move(op)}));
+  return *nodes_.back();
+}
+
+bool Graph::add_edge(size_t from, size_t to) {
+  if (from >= nodes_.size() || to >= nodes_.size() || from == to) return false;
+  const std::pair<size_t, size_t> edge{from, to};
+  if (std::find(edges_.begin(), edges_.end(), edge) != edges_.end()) return false;
+  edges_.push_back(edge);
+  return true;
+}
+
+bool Graph::remove_edge(size_t from, size_t to) {
+  auto it = std::find(edges_.begin(), edges_.end(), std::pair<size_t, size_t>{from, to});
+  if (it == edges_.end()) return false;
+  edges_.erase(it);
+  return true;
+}
+
+std::vector<size_t> Graph::dependencies(size_t index) const {
+  std::vector<size_t> out;
+  for (const auto& [from, to] : edges_)
+    if (to == index) out.push_back(from);
+  return out;
+}
+
+std::vector<size_t> Graph::dependents(size_t index) const {
+  std::vector<size_t> out;
+  for (const auto& [from, to] : edges_)
+    if (from == index) out.push_back(to);
+  return out;
+}
+
+std::vector<size_t> Graph::roots() const {
+  std::vector<bool> has_dependency(nodes_.size(), false);
+  for (const auto& edge : edges_) has_dependency[edge.second] = true;
+  std::vector<size_t> out;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (!has_dependency[i]) out.push_back(i);
+  return out;
+}
+
+std::optional<std::vector<size_t>> Graph::topological_order() const {
+  std::vector<size_t> pending(nodes_.size(), 0);  // unfinished dependencies per node
+  std::vector<std::vector<size_t>> successors(nodes_.size());
+  for (const auto& [from, to] : edges_) {
+    ++pending[to];
+    successors[from].push_back(to);
+  }
+  // The ready node created first runs next.
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (pending[i] == 0) ready.push(i);
+  std::vector<size_t> order;
+  order.reserve(nodes_.size());
+  while (!ready.empty()) {
+    const size_t next = ready.top();
+    ready.pop();
+    order.push_back(next);
+    for (size_t s : successors[next])
+      if (--pending[s] == 0) ready.push(s);
+  }
+  if (order.size() != nodes_.size()) return std::nullopt;  // the rest lie on a cycle
+  return order;
+}
+
+bool Graph::reaches(size_t from, size_t to) const {
+  std::vector<bool> seen(nodes_.size(), false);
+  std::vector<size_t> todo{from};
+  while (!todo.empty()) {
+    const size_t n = todo.back();
+    todo.pop_back();
+    if (n == to) return true;
+    if (n >= nodes_.size() || seen[n]) continue;
+    seen[n] = true;
+    for (const auto& [a, b] : edges_)
+      if (a == n) todo.push_back(b);
+  }
+  return false;
+}
+
+}  // namespace lockstep::runtime

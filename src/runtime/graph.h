@@ -1,0 +1,113 @@
+#pragma once
+// A CUDA graph as plain data: nodes, each one recorded stream operation, and dependency edges
+// between them. Streams run in order and every operation completes when issued, so launching a
+// graph means running its nodes one after another in a topological order (Runtime::run_graph).
+// The order is deterministic: Kahn's algorithm, ties broken by node creation order.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <driver_types.h>
+
+#include "engine/engine.h"
+
+namespace lockstep::runtime {
+
+class Graph;
+
+// A kernel launch; the arguments were copied when the node was made (one buffer per parameter),
+// so the program may reuse the storage its kernelParams pointed at.
+struct KernelNodeOp {
+  const void* host_fun = nullptr;
+  Dim3 grid, block;
+  size_t shared = 0;
+  std::vector<std::vector<uint8_t>> args;
+  // One pointer per argument buffer, as cudaGraphKernelNodeGetParams hands out kernelParams.
+  void** argument_pointers();
+
+ private:
+  std::vector<void*> pointers_;
+};
+
+// cudaMemcpy3DParms limited to linear memory (no CUDA arrays); a 1D copy has extent {bytes,1,1}.
+struct MemcpyNodeOp {
+  cudaMemcpy3DParms params{};
+};
+
+struct MemsetNodeOp {
+  cudaMemsetParams params{};
+};
+
+struct HostNodeOp {
+  cudaHostFn_t fn = nullptr;
+  void* user_data = nullptr;
+};
+
+// A copy of the child graph, taken when the node was added (as CUDA does).
+struct ChildGraphNodeOp {
+  std::shared_ptr<const Graph> graph;
+};
+
+struct EmptyNodeOp {};
+
+struct EventWaitNodeOp {
+  void* event = nullptr;
+};
+
+struct EventRecordNodeOp {
+  void* event = nullptr;
+};
+
+// The alternatives are in cudaGraphNodeType order: index() is the node's type.
+using NodeOp = std::variant<KernelNodeOp, MemcpyNodeOp, MemsetNodeOp, HostNodeOp, ChildGraphNodeOp, EmptyNodeOp,
+                            EventWaitNodeOp, EventRecordNodeOp>;
+
+inline cudaGraphNodeType node_type(const NodeOp& op) { return static_cast<cudaGraphNodeType>(op.index()); }
+
+// A 1D copy of `bytes` bytes as memcpy-node parameters.
+MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
+
+// A node's handle (cudaGraphNode_t) is its address, stable for the graph's lifetime.
+struct GraphNode {
+  size_t index = 0;  // creation order within its graph
+  NodeOp op;
+};
+
+class Graph {
+ public:
+  Graph() = default;
+  // A deep copy: the same nodes (same indices) and edges at new addresses.
+  Graph(const Graph& other);
+  Graph& operator=(const Graph&) = delete;
+
+  GraphNode& add(NodeOp op);
+  // False when the edge exists already or names a node outside the graph.
+  bool add_edge(size_t from, size_t to);
+  // False when there is no such edge.
+  bool remove_edge(size_t from, size_t to);
+  bool owns(const GraphNode* node) const {
+    return node != nullptr && node->index < nodes_.size() && nodes_[node->index].get() == node;
+  }
+  size_t size() const { return nodes_.size(); }
+  GraphNode& node(size_t index) { return *nodes_[index]; }
+  const GraphNode& node(size_t index) const { return *nodes_[index]; }
+  // Edges (from, to) in the order they were added.
+  const std::vector<std::pair<size_t, size_t>>& edges() const { return edges_; }
+  std::vector<size_t> dependencies(size_t index) const;
+  std::vector<size_t> dependents(size_t index) const;
+  std::vector<size_t> roots() const;
+  // Every node before the nodes that depend on it, ties by creation order; nullopt with a cycle.
+  std::optional<std::vector<size_t>> topological_order() const;
+  // Whether a path of edges leads from `from` to `to` (a node reaches itself).
+  bool reaches(size_t from, size_t to) const;
+
+ private:
+  std::vector<std::unique_ptr<GraphNode>> nodes_;
+  std::vector<std::pair<size_t, size_t>> edges_;
+};
+
+}  // namespace lockstep::runtime

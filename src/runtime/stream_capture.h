@@ -1,0 +1,80 @@
+#pragma once
+// Stream capture bookkeeping: which streams capture into which graph, and what the next node
+// captured in each stream depends on. A capture sequence starts at one stream
+// (cudaStreamBeginCapture); other streams join it by waiting on an event recorded in a
+// capturing stream (fork), and must be joined back into the origin stream before
+// cudaStreamEndCapture (join). The nodes themselves live in the GraphTable's graph.
+#include <cstddef>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include <driver_types.h>
+
+#include "runtime/graph.h"
+
+namespace lockstep::runtime {
+
+struct CaptureSequence {
+  Graph* graph = nullptr;
+  void* origin = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+  bool invalidated = false;
+};
+
+class StreamCaptures {
+ public:
+  // cudaErrorIllegalState when the stream captures already.
+  cudaError_t begin(void* stream, cudaStreamCaptureMode mode, Graph& graph);
+  // Ends the sequence `stream` began and stops every stream in it. `graph` is its graph; on an
+  // error (invalidated, unjoined) the caller must destroy it. cudaErrorIllegalState when the
+  // stream does not capture, cudaErrorStreamCaptureUnmatched when another stream began it.
+  cudaError_t end(void* stream, Graph*& graph);
+  bool capturing(void* stream) const { return streams_.count(stream) != 0; }
+  cudaStreamCaptureStatus status(void* stream) const;
+  // The stream's sequence id and sequence; nullptr when it does not capture.
+  const CaptureSequence* sequence(void* stream, unsigned long long* id = nullptr) const;
+  // What the next node captured in `stream` depends on (node handles).
+  const std::vector<void*>& dependencies(void* stream) const { return streams_.at(stream).dependencies; }
+  // After a node was captured in `stream`: the stream's next node depends on it alone.
+  void advance(void* stream, GraphNode& node);
+  void invalidate(void* stream);
+  // Whether a capture records into `graph` (which must not be destroyed before it ends).
+  bool targets(const void* graph) const;
+  // `count` default (all-zero) edge annotations, for cudaStreamGetCaptureInfo's edgeData_out;
+  // valid until the next call.
+  const cudaGraphEdgeData* default_edge_data(size_t count);
+
+  // cudaEventRecord in a capturing stream: the event stands for the stream's dependencies.
+  void record_event(void* event, void* stream);
+  // An ordinary record (or destruction) of the event outside any capture.
+  void forget_event(void* event) { events_.erase(event); }
+  // Whether the event was recorded in a capture that is still going on.
+  bool event_captured(void* event) const;
+  // cudaStreamWaitEvent on an event_captured() event: a stream outside any capture joins the
+  // event's capture (fork); a capturing stream adds the event's nodes to its dependencies
+  // (join). cudaErrorStreamCaptureMerge when the stream captures into another sequence.
+  cudaError_t wait_event(void* stream, void* event);
+
+  // cudaThreadExchangeStreamCaptureMode: sets the mode, returns the previous one. One mode for
+  // the process: programs issue captures from one host thread here.
+  cudaStreamCaptureMode exchange_mode(cudaStreamCaptureMode mode);
+  // A potentially unsafe call (synchronous copy, device synchronization, allocation) while a
+  // global or thread-local capture runs and this thread is not relaxed: invalidates those
+  // sequences and returns true (the call must fail with cudaErrorStreamCaptureUnsupported).
+  bool prohibit_unsafe_call();
+
+ private:
+  struct StreamState {
+    unsigned long long sequence = 0;
+    std::vector<void*> dependencies;
+  };
+  std::map<unsigned long long, CaptureSequence> sequences_;  // by id, unique over the process
+  std::unordered_map<void*, StreamState> streams_;
+  std::unordered_map<void*, StreamState> events_;  // events recorded in a capture
+  std::vector<cudaGraphEdgeData> default_edges_;
+  unsigned long long next_id_ = 1;
+  cudaStreamCaptureMode thread_mode_ = cudaStreamCaptureModeGlobal;
+};
+
+}  // namespace lockstep::runtime

@@ -1,0 +1,26 @@
+#pragma once
+// The stats JSON document (`lockstep run --stats-json FILE`). Its schema is documented in
+// docs/stats-json.md; `version` changes whenever a field changes meaning or goes away (new
+// fields may appear without a version change).
+#include <string>
+#include <vector>
+
+#include "stats/run_stats.h"
+
+namespace lockstep::stats {
+
+inline constexpr int kStatsJsonVersion = 1;
+
+// What the run was: the program, the modelled GPU, the simulation mode.
+struct RunContext {
+  std::string mode = "functional";
+  std::string gpu_preset;       // e.g. "h100"
+  std::string gpu_name;         // what cudaGetDeviceProperties reports
+  uint32_t warp_size = 32;
+  std::vector<std::string> program;  // argv of the simulated program
+};
+
+// The document, pretty-printed with two-space indentation and a final newline.
+std::string stats_json(const RunStats& stats, const RunContext& context);
+
+}  // namespace lockstep::stats

@@ -1,0 +1,118 @@
+// The embedded presets: every one loads, holds the published figures its file cites, and an
+// unknown name lists the accepted ones.
+#include <gtest/gtest.h>
+
+#include "config/config_error.h"
+#include "config/gpu_config.h"
+#include "config/presets.h"
+
+namespace lockstep::config {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Presets, NamesAreSorted) {
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{"a100", "fermi", "h100", "h200", "teaching", "v100"}));
+}
+
+TEST(Presets, EveryPresetLoadsAndIsConsistent) {
+  for (const std::string& name : preset_names()) {
+    SCOPED_TRACE(name);
+    const GpuConfig g = load_gpu_config(name);
+    EXPECT_EQ(g.preset, name);
+    EXPECT_FALSE(g.gpu.name.empty());
+    EXPECT_GT(g.pipeline.fp32.lanes, 0u);
+    EXPECT_GT(g.icache.sets, 0u);
+  }
+}
+
+TEST(Presets, H100HoldsTheProgrammingGuideFigures) {
+  const GpuConfig g = load_gpu_config("h100");
+  EXPECT_EQ(g.gpu.name, "H100 SXM5");
+  EXPECT_EQ(g.gpu.compute_capability, 90u);
+  EXPECT_EQ(g.gpu.sm_count, 132u);
+  EXPECT_EQ(g.gpu.core_clock_mhz, 1980u);
+  EXPECT_EQ(g.gpu.global_memory_bytes(), 80ull << 30);
+  EXPECT_EQ(g.gpu.l2_kib, 51200u);
+  EXPECT_EQ(g.sm.warp_size, 32u);
+  EXPECT_EQ(g.sm.max_threads, 2048u);
+  EXPECT_EQ(g.sm.max_warps, 64u);
+  EXPECT_EQ(g.sm.max_blocks, 32u);
+  EXPECT_EQ(g.sm.registers, 65536u);
+  EXPECT_EQ(g.sm.shared_bytes(), 233472u);
+  EXPECT_EQ(g.sm.shared_per_block_optin_bytes(), 232448u);
+  EXPECT_EQ(g.sm.shared_reserved_per_block, 1024u);
+  EXPECT_EQ(g.sm.shared_carveouts_kib, (std::vector<uint32_t>{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}));
+  EXPECT_EQ(g.sm.schedulers, 4u);
+  EXPECT_EQ(g.pipeline.sfu.latency, 23u);
+  EXPECT_EQ(g.memory.shared_latency, 29u);
+}
+
+TEST(Presets, A100AndV100DifferWhereTheGuideSays) {
+  const GpuConfig a = load_gpu_config("a100");
+  EXPECT_EQ(a.gpu.compute_capability, 80u);
+  EXPECT_EQ(a.gpu.sm_count, 108u);
+  EXPECT_EQ(a.sm.shared_bytes(), 167936u);
+  EXPECT_EQ(a.sm.shared_per_block_optin_bytes(), 166912u);
+  const GpuConfig v = load_gpu_config("v100");
+  EXPECT_EQ(v.gpu.compute_capability, 70u);
+  EXPECT_EQ(v.gpu.sm_count, 80u);
+  EXPECT_EQ(v.sm.shared_bytes(), 98304u);
+  EXPECT_EQ(v.sm.shared_alloc_unit, 256u);
+  EXPECT_EQ(v.sm.shared_reserved_per_block, 0u);
+  EXPECT_EQ(v.pipeline.fp64.latency, 8u);
+}
+
+TEST(Presets, FermiAndTeachingAreSmall) {
+  const GpuConfig f = load_gpu_config("fermi");
+  EXPECT_EQ(f.gpu.compute_capability, 20u);
+  EXPECT_EQ(f.gpu.sm_count, 15u);
+  EXPECT_EQ(f.sm.max_threads, 1536u);
+  EXPECT_EQ(f.sm.max_blocks, 8u);
+  EXPECT_EQ(f.sm.registers, 32768u);
+  EXPECT_EQ(f.sm.shared_kib, 48u);
+  EXPECT_EQ(f.sm.schedulers, 2u);
+  EXPECT_EQ(f.gpu.global_memory_bytes(), 1536ull << 20);
+  const GpuConfig t = load_gpu_config("teaching");
+  EXPECT_EQ(t.gpu.sm_count, 2u);
+  EXPECT_EQ(t.sm.warp_size, 8u);
+  EXPECT_EQ(t.sm.max_threads, 256u);
+  EXPECT_EQ(t.sm.max_blocks, 8u);
+  EXPECT_EQ(t.sm.schedulers, 2u);
+}
+
+TEST(Presets, UnknownGpuListsTheAcceptedNames) {
+  EXPECT_EQ(error_of([] { load_preset("h300"); }),
+            "unknown GPU 'h300' (accepted: a100, fermi, h100, h200, teaching, v100)");
+}
+
+TEST(Presets, TextMissingAKeyIsRefusedWithTheKey) {
+  EXPECT_EQ(error_of([] { parse_config_text("[gpu]\nname = \"x\"\n", "mine.toml"); }),
+            "mine.toml: missing key gpu.compute_capability");
+}
+
+TEST(Presets, TextWithAnUnknownKeyOrBadValueNamesTheFile) {
+  std::string text(preset_text("teaching"));
+  EXPECT_EQ(error_of([&] { parse_config_text(text + "[sm2]\nx = 1\n", "mine.toml"); }),
+            "mine.toml: unknown configuration key 'sm2.x' (tables: gpu, sm, pipeline.int, pipeline.fp32, "
+            "pipeline.fp64, pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache)");
+  const size_t at = text.find("sm_count = 2");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "sm_count = 0");
+  EXPECT_EQ(error_of([&] { parse_config_text(text, "mine.toml"); }),
+            "mine.toml: bad value '0' for gpu.sm_count: expected an integer from 1 to 1024");
+}
+
+TEST(Presets, MalformedTomlGivesLineAndColumn) {
+  EXPECT_EQ(error_of([] { parse_config_text("[gpu\n", "bad.toml"); }).substr(0, 10), "bad.toml:1");
+}
+
+}  // namespace
+}  // namespace lockstep::config

@@ -1,0 +1,59 @@
+// What `lockstep run` reports besides the program's own output: a kernel lockstep cannot run
+// (the others still run), and the stats JSON file.
+#include <nlohmann/json.hpp>
+
+#include "host/run_lockstep.h"
+
+#ifdef LOCKSTEP_HOST_PROGRAMS
+
+namespace lockstep::test {
+namespace {
+
+std::string program(const std::string& name) { return std::string(LOCKSTEP_HOST_PROGRAMS) + "/" + name; }
+
+TEST(RunReports, KernelWithAnUnsupportedInstructionFailsAloneAndNotSticky) {
+  const ProgramOutcome r = run_lockstep(program("unsupported_instruction"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "square: cudaSuccess\n"
+            "signal_profiler: cudaErrorNotSupported\n"
+            "copy: cudaSuccess, wrong: 0\nPASSED\n");
+  EXPECT_EQ(r.err,
+            "lockstep: kernel '_Z15signal_profilerPi' cannot run: fatbin0.ptx:57:1: unsupported PTX instruction "
+            "'pmevent' at fatbin0.ptx:57\n"
+            "lockstep: kernel _Z6squarePii grid (2,1,1) block (32,1,1) 32 warp instructions 960 thread "
+            "instructions\n"
+            "lockstep: kernel _Z6squarePii grid (2,1,1) block (32,1,1) 32 warp instructions 960 thread "
+            "instructions\n");
+}
+
+TEST(RunReports, StatsJsonDescribesEveryLaunch) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("lockstep_stats_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  const ProgramOutcome r = run_lockstep(program("vector_add"), {"--stats-json", file});
+  EXPECT_EQ(r.exit_code, 0);
+  const nlohmann::json stats = nlohmann::json::parse(read_text(file));
+  std::filesystem::remove(file);
+  EXPECT_EQ(stats["schema"], "lockstep-stats");
+  EXPECT_EQ(stats["version"], 1);
+  EXPECT_EQ(stats["mode"], "functional");
+  EXPECT_EQ(stats["program"], nlohmann::json::array({program("vector_add")}));
+  EXPECT_EQ(stats["gpu"]["preset"], "h100");
+  EXPECT_EQ(stats["gpu"]["warp_size"], 32);
+  ASSERT_EQ(stats["launches"].size(), 1u);
+  const nlohmann::json& launch = stats["launches"][0];
+  EXPECT_EQ(launch["kernel"], "_Z10vector_addPKfS0_Pfi");
+  EXPECT_EQ(launch["grid"], nlohmann::json::array({4, 1, 1}));
+  EXPECT_EQ(launch["block"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(launch["warp_instructions"], 873);
+  EXPECT_EQ(launch["thread_instructions"], 26392);
+  EXPECT_DOUBLE_EQ(launch["simt_efficiency"].get<double>(), 26392.0 / (873.0 * 32.0));
+  EXPECT_TRUE(launch["fault"].is_null());
+  EXPECT_EQ(stats["totals"]["launches"], 1);
+}
+
+}  // namespace
+}  // namespace lockstep::test
+
+#endif

@@ -1,0 +1,139 @@
+// The stats JSON document: exact text for a small run (the schema in docs/stats-json.md).
+#include <gtest/gtest.h>
+
+#include "stats/stats_json.h"
+
+namespace lockstep::stats {
+namespace {
+
+RunStats two_kernels() {
+  RunStats s;
+  s.add(LaunchRecord{"scale", {4, 1, 1}, {256, 1, 1}, 0, 32, 100, 3000, ""});
+  s.add(LaunchRecord{"sum", {1, 1, 1}, {64, 2, 1}, 512, 32, 10, 160, ""});
+  s.add(LaunchRecord{"scale", {2, 1, 1}, {256, 1, 1}, 0, 32, 50, 1600, "trap in kernel 'scale'"});
+  return s;
+}
+
+TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
+  RunContext c;
+  c.gpu_preset = "h100";
+  c.gpu_name = "NVIDIA H100 (lockstep)";
+  c.program = {"./app", "-n", "4"};
+  const std::string expected = R"json({
+  "schema": "lockstep-stats",
+  "version": 1,
+  "mode": "functional",
+  "program": [
+    "./app",
+    "-n",
+    "4"
+  ],
+  "gpu": {
+    "preset": "h100",
+    "name": "NVIDIA H100 (lockstep)",
+    "warp_size": 32
+  },
+  "launches": [
+    {
+      "index": 0,
+      "kernel": "scale",
+      "grid": [
+        4,
+        1,
+        1
+      ],
+      "block": [
+        256,
+        1,
+        1
+      ],
+      "dynamic_shared_bytes": 0,
+      "warp_instructions": 100,
+      "thread_instructions": 3000,
+      "simt_efficiency": 0.9375,
+      "fault": null
+    },
+    {
+      "index": 1,
+      "kernel": "sum",
+      "grid": [
+        1,
+        1,
+        1
+      ],
+      "block": [
+        64,
+        2,
+        1
+      ],
+      "dynamic_shared_bytes": 512,
+      "warp_instructions": 10,
+      "thread_instructions": 160,
+      "simt_efficiency": 0.5,
+      "fault": null
+    },
+    {
+      "index": 2,
+      "kernel": "scale",
+      "grid": [
+        2,
+        1,
+        1
+      ],
+      "block": [
+        256,
+        1,
+        1
+      ],
+      "dynamic_shared_bytes": 0,
+      "warp_instructions": 50,
+      "thread_instructions": 1600,
+      "simt_efficiency": 1.0,
+      "fault": "trap in kernel 'scale'"
+    }
+  ],
+  "kernels": [
+    {
+      "kernel": "scale",
+      "launches": 2,
+      "warp_instructions": 150,
+      "thread_instructions": 4600,
+      "simt_efficiency": 0.9583333333333334
+    },
+    {
+      "kernel": "sum",
+      "launches": 1,
+      "warp_instructions": 10,
+      "thread_instructions": 160,
+      "simt_efficiency": 0.5
+    }
+  ],
+  "totals": {
+    "launches": 3,
+    "warp_instructions": 160,
+    "thread_instructions": 4760,
+    "simt_efficiency": 0.9296875
+  }
+}
+)json";
+  EXPECT_EQ(stats_json(two_kernels(), c), expected);
+}
+
+TEST(StatsJson, EmptyRunHasEmptyListsAndFullEfficiency) {
+  const std::string json = stats_json(RunStats{}, RunContext{});
+  EXPECT_NE(json.find("\"launches\": [],"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"totals\": {\n    \"launches\": 0,\n    \"warp_instructions\": 0,\n    "
+                      "\"thread_instructions\": 0,\n    \"simt_efficiency\": 1.0\n  }"),
+            std::string::npos)
+      << json;
+}
+
+TEST(RunStats, SummaryHasOneLinePerLaunch) {
+  EXPECT_EQ(two_kernels().summary(),
+            "lockstep: kernel scale grid (4,1,1) block (256,1,1) 100 warp instructions 3000 thread instructions\n"
+            "lockstep: kernel sum grid (1,1,1) block (64,2,1) 10 warp instructions 160 thread instructions\n"
+            "lockstep: kernel scale grid (2,1,1) block (256,1,1) 50 warp instructions 1600 thread instructions\n");
+}
+
+}  // namespace
+}  // namespace lockstep::stats
