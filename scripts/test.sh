@@ -12,7 +12,7 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON \
-        -DLOCKSTEP_BENCH=OFF > /dev/null
+        -DLOCKSTEP_BENCH=OFF -DLOCKSTEP_EXAMPLES=OFF -DLOCKSTEP_HOST_TESTS=OFF > /dev/null
   cmake --build build-asan -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE "slow|host"

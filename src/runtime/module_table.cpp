@@ -71,12 +71,26 @@ std::string sass_targets(const std::vector<FatbinEntry>& entries) {
 ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_failure) {
   first_failure = false;
   Fatbin& f = *fatbins_.at(fatbin);
-  if (f.module) return ModuleLookup{f.module, "", false};
+  if (f.module) return ModuleLookup{f.module, "", false, ""};
   if (f.failure) return *f.failure;
   ModuleLookup result;
   try {
     std::vector<FatbinEntry> entries = read_fatbin_wrapper(f.handle_slot);
-    std::optional<std::string> ptx = select_ptx(entries, sm_);
+    // The newest PTX the modelled GPU could JIT; failing that (nvcc 13 cannot target anything
+    // older than sm_75, so a v100 or fermi preset meets only newer PTX), the oldest PTX there is,
+    // with a note: a simulator user asking for an older GPU wants the program to run on it.
+    const std::vector<uint32_t> targets = ptx_targets(entries);
+    uint32_t chosen = 0;
+    for (uint32_t target : targets)
+      if (target <= sm_) chosen = target;  // ascending: ends at the newest that fits
+    if (chosen == 0 && !targets.empty()) {
+      chosen = targets.front();
+      result.note = fmt::format(
+          "the program's PTX targets compute_{} and newer, beyond the simulated GPU's compute capability "
+          "{}.{}; running the compute_{} PTX on it anyway (a real GPU of this kind would refuse it)",
+          chosen, sm_ / 10, sm_ % 10, chosen);
+    }
+    std::optional<std::string> ptx = select_ptx(entries, chosen);
     if (!ptx) {
       result.no_ptx = true;
       result.error = fmt::format(
@@ -93,8 +107,7 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
         if (v.fatbin == fatbin && v.managed_address != 0) options.placed_variables[v.name] = v.managed_address;
       result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin), options);
       f.module = result.module;
-      for (uint32_t target : ptx_targets(entries))
-        if (target <= sm_) f.ptx_arch = target;  // ascending: ends at the one select_ptx chose
+      f.ptx_arch = chosen;
       return result;
     }
   } catch (const std::exception& e) {

@@ -33,6 +33,7 @@ struct ModuleLookup {
   std::optional<ModuleId> module;
   std::string error;     // set when module is empty; printed once by the caller
   bool no_ptx = false;   // the fat binary carries only SASS
+  std::string note;      // set by the call that loaded the module when the caller should say something
 };
 
 class ModuleTable {

@@ -91,6 +91,7 @@ std::optional<ModuleId> Runtime::module_of(uint32_t fatbin) {
     if (first_failure) print(m.error);
     return std::nullopt;
   }
+  if (!m.note.empty()) print("note: " + m.note);
   // Module variables are device memory too (cudaMemcpyDefault tells them from host memory).
   for (const auto& [host, v] : modules_.variables()) {
     if (v.fatbin != fatbin) continue;

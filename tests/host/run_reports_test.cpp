@@ -27,6 +27,19 @@ TEST(RunReports, KernelWithAnUnsupportedInstructionFailsAloneAndNotSticky) {
             "instructions\n");
 }
 
+TEST(RunReports, OlderPresetRunsNewerPtxWithANote) {
+  // nvcc 13 cannot target the V100 (sm_70); the program's sm_80 PTX runs on the v100 preset.
+  const ProgramOutcome r = run_lockstep(program("vector_add"), {"--gpu", "v100"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "vector_add: n=1000\nlaunch=cudaSuccess sync=cudaSuccess mismatches=0\nPASSED\n");
+  EXPECT_EQ(r.err,
+            "lockstep: note: the program's PTX targets compute_80 and newer, beyond the simulated GPU's "
+            "compute capability 7.0; running the compute_80 PTX on it anyway (a real GPU of this kind would "
+            "refuse it)\n"
+            "lockstep: kernel _Z10vector_addPKfS0_Pfi grid (4,1,1) block (256,1,1) 873 warp instructions "
+            "26392 thread instructions\n");
+}
+
 TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   const std::string file = (std::filesystem::temp_directory_path() /
                             ("lockstep_stats_" + std::to_string(getpid()) + ".json"))
