@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "fmt/format.h"
+#include "runtime/enum_bits.h"
 #include "runtime/runtime.h"
 
 namespace lockstep::runtime {
@@ -73,7 +74,7 @@ cudaError_t Runtime::create_texture_object(cudaTextureObject_t* object, const cu
                                            const cudaTextureDesc* texture, const cudaResourceViewDesc* view) {
   if (sticky_ != cudaSuccess) return sticky_;
   if (object == nullptr || resource == nullptr || texture == nullptr) return record(cudaErrorInvalidValue);
-  if (resource->resType == cudaResourceTypeMipmappedArray) {
+  if (raw_enum(resource->resType) == cudaResourceTypeMipmappedArray) {
     print("cudaCreateTextureObject: mipmapped arrays are not supported yet");
     return record(cudaErrorNotSupported);
   }

@@ -1,5 +1,7 @@
 #include "runtime/texture_objects.h"
 
+#include "runtime/enum_bits.h"
+
 #include <exception>
 #include <vector>
 
@@ -10,10 +12,11 @@ uint32_t channel_count(const cudaChannelFormatDesc& d) {
   return (d.x != 0) + (d.y != 0) + (d.z != 0) + (d.w != 0);
 }
 
-func::ChannelKind channel_kind(cudaChannelFormatKind f) {
-  return f == cudaChannelFormatKindSigned     ? func::ChannelKind::Signed
-         : f == cudaChannelFormatKindUnsigned ? func::ChannelKind::Unsigned
-                                              : func::ChannelKind::Float;
+func::ChannelKind channel_kind(const cudaChannelFormatKind& f) {
+  const int kind = raw_enum(f);
+  return kind == cudaChannelFormatKindSigned     ? func::ChannelKind::Signed
+         : kind == cudaChannelFormatKindUnsigned ? func::ChannelKind::Unsigned
+                                                 : func::ChannelKind::Float;
 }
 
 uint32_t dimension(size_t n) { return n == 0 ? 1u : static_cast<uint32_t>(n); }
@@ -30,7 +33,7 @@ cudaError_t TextureObjects::check_channels(const cudaChannelFormatDesc& d) {
   if (!prefix || n == 3) return cudaErrorInvalidChannelDescriptor;
   for (int b : {d.y, d.z, d.w})
     if (b != 0 && b != bits) return cudaErrorInvalidChannelDescriptor;
-  switch (d.f) {
+  switch (raw_enum(d.f)) {
     case cudaChannelFormatKindSigned:
     case cudaChannelFormatKindUnsigned:
       return bits == 8 || bits == 16 || bits == 32 ? cudaSuccess : cudaErrorInvalidChannelDescriptor;
@@ -126,7 +129,7 @@ cudaError_t TextureObjects::copy_from_array(Engine& engine, void* dst, bool dst_
 
 cudaError_t TextureObjects::describe(const cudaResourceDesc& resource, func::TextureDescriptor& d) const {
   cudaChannelFormatDesc format{};
-  switch (resource.resType) {
+  switch (raw_enum(resource.resType)) {
     case cudaResourceTypeArray: {
       const CudaArray* a = array(resource.res.array.array);
       if (a == nullptr) return cudaErrorInvalidValue;
@@ -189,14 +192,13 @@ cudaError_t TextureObjects::create_texture(Engine& engine, cudaTextureObject_t* 
   d.magic = func::kTextureMagic;
   if (cudaError_t e = describe(resource, d); e != cudaSuccess) return e;
   for (int i = 0; i < 3; ++i) {
-    if (texture.addressMode[i] < cudaAddressModeWrap || texture.addressMode[i] > cudaAddressModeBorder)
-      return cudaErrorInvalidValue;
-    d.address_mode[i] = static_cast<func::AddressMode>(texture.addressMode[i]);
+    const int mode = raw_enum(texture.addressMode[i]);
+    if (mode < cudaAddressModeWrap || mode > cudaAddressModeBorder) return cudaErrorInvalidValue;
+    d.address_mode[i] = static_cast<func::AddressMode>(mode);
   }
-  if (texture.filterMode != cudaFilterModePoint && texture.filterMode != cudaFilterModeLinear)
-    return cudaErrorInvalidValue;
-  if (texture.readMode != cudaReadModeElementType && texture.readMode != cudaReadModeNormalizedFloat)
-    return cudaErrorInvalidValue;
+  const int filter = raw_enum(texture.filterMode), read = raw_enum(texture.readMode);
+  if (filter != cudaFilterModePoint && filter != cudaFilterModeLinear) return cudaErrorInvalidValue;
+  if (read != cudaReadModeElementType && read != cudaReadModeNormalizedFloat) return cudaErrorInvalidValue;
   const bool integer = d.channel_kind != func::ChannelKind::Float;
   const bool normalized_read = texture.readMode == cudaReadModeNormalizedFloat && integer;
   // Normalized-float reads exist for 8- and 16-bit integers; linear filtering needs float results.
@@ -223,7 +225,7 @@ cudaError_t TextureObjects::destroy_texture(Engine& engine, cudaTextureObject_t 
 
 cudaError_t TextureObjects::create_surface(Engine& engine, cudaSurfaceObject_t* object,
                                            const cudaResourceDesc& resource) {
-  if (resource.resType != cudaResourceTypeArray) return cudaErrorInvalidValue;
+  if (raw_enum(resource.resType) != cudaResourceTypeArray) return cudaErrorInvalidValue;
   const CudaArray* a = array(resource.res.array.array);
   if (a == nullptr || (a->flags & cudaArraySurfaceLoadStore) == 0) return cudaErrorInvalidValue;
   func::TextureDescriptor d;
