@@ -142,7 +142,7 @@ TEST(Cli, BuiltInSampleHonoursTheGpuWarpSize) {
 
 #ifdef LOCKSTEP_HOST_PROGRAMS
 
-std::string program(const std::string& name) { return std::string(LOCKSTEP_HOST_PROGRAMS) + "/" + name; }
+std::string program(const std::string& name) { return host_program(name); }
 
 TEST(CliPrograms, DefaultPresetIsH100) {
   const ProgramOutcome r = run_lockstep(program("device_query"));

@@ -25,14 +25,7 @@ TEST_P(CooperativeProgram, GridSyncSmoothingAndReductionMatchTheCpu) {
             "oversized grid: cudaErrorCooperativeLaunchTooLarge, last error cudaErrorCooperativeLaunchTooLarge, "
             "then cudaSuccess\n"
             "PASSED\n");
-  size_t start = 0;  // every stderr line is a kernel summary: nothing unsupported, no fault
-  while (start < r.err.size()) {
-    const size_t end = r.err.find('\n', start);
-    const std::string line = r.err.substr(start, end - start);
-    EXPECT_EQ(line.rfind("lockstep: kernel ", 0), 0u) << line;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
+  expect_only_kernel_summaries(r.err);
 }
 
 INSTANTIATE_TEST_SUITE_P(Arches, CooperativeProgram, ::testing::Values("sm75", "sm80", "sm90"));

@@ -7,7 +7,7 @@
 namespace lockstep::test {
 namespace {
 
-std::string program(const std::string& name) { return std::string(LOCKSTEP_HOST_PROGRAMS) + "/" + name; }
+std::string program(const std::string& name) { return host_program(name); }
 
 TEST(HostPrograms, VectorAddPassesAndPrintsTheSummary) {
   const ProgramOutcome r = run_lockstep(program("vector_add"));

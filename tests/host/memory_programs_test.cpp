@@ -17,18 +17,6 @@ class MemoryProgram : public ::testing::TestWithParam<const char*> {
   }
 };
 
-// Every stderr line is a kernel summary: nothing unsupported, no fault, no load failure.
-void expect_only_kernel_summaries(const std::string& err) {
-  size_t start = 0;
-  while (start < err.size()) {
-    const size_t end = err.find('\n', start);
-    const std::string line = err.substr(start, end - start);
-    EXPECT_EQ(line.rfind("lockstep: kernel ", 0), 0u) << line;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-}
-
 TEST_P(MemoryProgram, ManagedMemorySharedByHostAndKernels) {
   const ProgramOutcome r = run("managed_memory");
   EXPECT_EQ(r.exit_code, 0);

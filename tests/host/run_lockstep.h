@@ -44,4 +44,23 @@ inline ProgramOutcome run_lockstep(const std::string& program, const std::vector
   return r;
 }
 
+#ifdef LOCKSTEP_HOST_PROGRAMS
+// A program built by tests/host/programs.cmake (name_smXX for the per-architecture builds).
+inline std::string host_program(const std::string& name) {
+  return std::string(LOCKSTEP_HOST_PROGRAMS) + "/" + name;
+}
+#endif
+
+// Every stderr line is a kernel summary: nothing unsupported, no fault, no load failure.
+inline void expect_only_kernel_summaries(const std::string& err) {
+  size_t start = 0;
+  while (start < err.size()) {
+    const size_t end = err.find('\n', start);
+    const std::string line = err.substr(start, end - start);
+    EXPECT_EQ(line.rfind("lockstep: kernel ", 0), 0u) << line;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+}
+
 }  // namespace lockstep::test

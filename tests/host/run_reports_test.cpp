@@ -9,7 +9,7 @@
 namespace lockstep::test {
 namespace {
 
-std::string program(const std::string& name) { return std::string(LOCKSTEP_HOST_PROGRAMS) + "/" + name; }
+std::string program(const std::string& name) { return host_program(name); }
 
 TEST(RunReports, KernelWithAnUnsupportedInstructionFailsAloneAndNotSticky) {
   const ProgramOutcome r = run_lockstep(program("unsupported_instruction"));
