@@ -1,5 +1,9 @@
 #include "config/gpu_config.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+
 #include "config/config_error.h"
 #include "config/presets.h"
 #include "fmt/format.h"
@@ -17,6 +21,58 @@ UnitTiming unit(const ConfigValues& v, std::string_view name) {
   u.initiation_interval = u32(v, fmt::format("pipeline.{}.initiation_interval", name));
   u.lanes = u32(v, fmt::format("pipeline.{}.lanes", name));
   return u;
+}
+
+// An opcode form as the [opcodes] table spells it: "name" or "name.modifier", each part a
+// non-empty run of lowercase letters, digits and underscores (PTX's own spelling).
+bool is_opcode_form(std::string_view form) {
+  const auto is_part = [](std::string_view part) {
+    return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+  };
+  const size_t dot = form.find('.');
+  if (dot == std::string_view::npos) return is_part(form);
+  return is_part(form.substr(0, dot)) && is_part(form.substr(dot + 1));
+}
+
+// The whitespace-separated forms of one opcodes.<unit> key, each checked for its spelling.
+std::vector<std::string> opcode_forms(const ConfigValues& v, std::string_view key) {
+  std::vector<std::string> forms;
+  std::string_view rest = v.get_string(key);
+  constexpr std::string_view kSpace = " \t\r\n";
+  while (true) {
+    const size_t begin = rest.find_first_not_of(kSpace);
+    if (begin == std::string_view::npos) break;
+    rest.remove_prefix(begin);
+    const std::string_view form = rest.substr(0, rest.find_first_of(kSpace));
+    if (!is_opcode_form(form))
+      throw ConfigError(fmt::format("bad opcode '{}' in {}: expected an opcode or opcode.modifier of lowercase "
+                                    "letters, digits and underscores, like sin or rcp.approx",
+                                    form, key));
+    forms.emplace_back(form);
+    rest.remove_prefix(form.size());
+  }
+  return forms;
+}
+
+// Reads the [opcodes] table; a form may be listed once only, since it names one unit.
+GpuConfig::Opcodes read_opcodes(const ConfigValues& v) {
+  GpuConfig::Opcodes o;
+  const std::pair<std::string_view, std::vector<std::string>*> lists[] = {
+      {"opcodes.sfu", &o.sfu},   {"opcodes.tensor", &o.tensor}, {"opcodes.ldst", &o.ldst},
+      {"opcodes.fp64", &o.fp64}, {"opcodes.fp32", &o.fp32},     {"opcodes.int", &o.integer}};
+  std::map<std::string, std::string_view, std::less<>> listed_in;  // form -> the key that lists it
+  for (const auto& [key, forms] : lists) {
+    *forms = opcode_forms(v, key);
+    for (const std::string& form : *forms) {
+      const auto [it, fresh] = listed_in.emplace(form, key);
+      if (fresh) continue;
+      if (it->second == key) throw ConfigError(fmt::format("opcode '{}' is listed twice in {}", form, key));
+      throw ConfigError(fmt::format("opcode '{}' is listed in both {} and {}", form, it->second, key));
+    }
+  }
+  return o;
 }
 
 [[noreturn]] void inconsistent(const std::string& message) { throw ConfigError(message); }
@@ -105,6 +161,24 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   g.icache.ways = u32(v, "icache.ways");
   g.icache.line_bytes = u32(v, "icache.line_bytes");
   g.icache.miss_latency = u32(v, "icache.miss_latency");
+  g.icache.replacement = v.get_string("icache.replacement");
+
+  g.opcodes = read_opcodes(v);
+
+  GpuConfig::Timing& t = g.timing;
+  t.warp_scheduler = v.get_string("timing.warp_scheduler");
+  t.fetch_group_size = u32(v, "timing.fetch_group_size");
+  t.scoreboard = v.get_string("timing.scoreboard");
+  t.rid_entries = u32(v, "timing.rid_entries");
+  t.ibuffer_entries = u32(v, "timing.ibuffer_entries");
+  t.fetch_width = u32(v, "timing.fetch_width");
+  t.collector_units = u32(v, "timing.collector_units");
+  t.register_banks = u32(v, "timing.register_banks");
+  t.writeback_ports = u32(v, "timing.writeback_ports");
+  t.simt_push_cycles = u32(v, "timing.simt_push_cycles");
+  t.simt_pop_cycles = u32(v, "timing.simt_pop_cycles");
+  t.cta_scheduler = v.get_string("timing.cta_scheduler");
+  t.block_launch_cycles = u32(v, "timing.block_launch_cycles");
   return g;
 }
 

@@ -65,7 +65,33 @@ struct GpuConfig {
 
   struct ICache {
     uint32_t sets = 0, ways = 0, line_bytes = 0, miss_latency = 0;
+    std::string replacement;  // icache.replacement: lru, fifo
   } icache;
+
+  // Which opcodes run on which unit (the [opcodes] table): space-separated PTX forms, an
+  // opcode ("sin") or an opcode with one of its modifiers ("rcp.approx"). An instruction not
+  // listed runs on fp64 when it has an f64 type modifier, fp32 when it has a float type
+  // (f32, f16, bf16, ...), int otherwise.
+  struct Opcodes {
+    std::vector<std::string> sfu, tensor, ldst, fp64, fp32, integer;
+  } opcodes;
+
+  // The policies and sizes of the cycle-level model (--mode timing).
+  struct Timing {
+    std::string warp_scheduler;      // timing.warp_scheduler: lrr, gto, two-level
+    uint32_t fetch_group_size = 0;   // timing.fetch_group_size: two-level warps per group
+    std::string scoreboard;          // timing.scoreboard: bitmap, rid-table
+    uint32_t rid_entries = 0;        // timing.rid_entries: rid-table entries per warp
+    uint32_t ibuffer_entries = 0;    // timing.ibuffer_entries: decoded instructions per warp
+    uint32_t fetch_width = 0;        // timing.fetch_width: instructions one fetch decodes
+    uint32_t collector_units = 0;    // timing.collector_units: operand collectors per scheduler
+    uint32_t register_banks = 0;     // timing.register_banks: register-file banks per scheduler
+    uint32_t writeback_ports = 0;    // timing.writeback_ports: results written per scheduler per cycle
+    uint32_t simt_push_cycles = 0;   // timing.simt_push_cycles: cost of a SIMT-stack push
+    uint32_t simt_pop_cycles = 0;    // timing.simt_pop_cycles: cost of a SIMT-stack pop
+    std::string cta_scheduler;       // timing.cta_scheduler: round-robin
+    uint32_t block_launch_cycles = 0;  // timing.block_launch_cycles: from placement to first fetch
+  } timing;
 };
 
 // Reads every field and checks the values against each other (a block must fit an SM, the

@@ -69,7 +69,7 @@ std::string accepted_text(const OptionSpec& spec) {
       return fmt::format("an integer from {} to {}", spec.min, spec.max);
     case OptionType::Float: return fmt::format("a number from {} to {}", spec.min_float, spec.max_float);
     case OptionType::Bool: return "true or false";
-    case OptionType::String: return "a non-empty string";
+    case OptionType::String: return spec.may_be_empty ? "a string" : "a non-empty string";
     case OptionType::Enum: return fmt::format("one of {}", fmt::join(spec.choices, ", "));
     case OptionType::IntList:
       return fmt::format("a list of integers from {} to {}, like [{}, {}]", spec.min, spec.max, spec.min, spec.max);
@@ -131,7 +131,9 @@ void check_option_value(const OptionSpec& spec, const OptionValue& value, std::s
            std::get<double>(value) <= spec.max_float;
       break;
     case OptionType::Bool: ok = std::holds_alternative<bool>(value); break;
-    case OptionType::String: ok = std::holds_alternative<std::string>(value) && !std::get<std::string>(value).empty(); break;
+    case OptionType::String:
+      ok = std::holds_alternative<std::string>(value) && (spec.may_be_empty || !std::get<std::string>(value).empty());
+      break;
     case OptionType::Enum:
       ok = std::holds_alternative<std::string>(value) &&
            std::find(spec.choices.begin(), spec.choices.end(), std::get<std::string>(value)) != spec.choices.end();

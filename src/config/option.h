@@ -23,6 +23,7 @@ struct OptionSpec {
   double min_float = 0, max_float = 0;       // Float
   std::vector<int64_t> accepted;             // Int: the only legal values, when not empty
   std::vector<std::string_view> choices;     // Enum: the legal spellings
+  bool may_be_empty = false;                 // String: "" is a legal value (an empty list, say)
 
   std::string_view table() const { return key.substr(0, key.rfind('.')); }
   std::string_view name() const { return key.substr(key.rfind('.') + 1); }

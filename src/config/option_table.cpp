@@ -31,6 +31,13 @@ OptionSpec text(std::string_view key, std::string_view description) {
   return s;
 }
 
+// A string that may be empty: the opcode lists, where "" means "no explicit entries".
+OptionSpec text_or_empty(std::string_view key, std::string_view description) {
+  OptionSpec s = text(key, description);
+  s.may_be_empty = true;
+  return s;
+}
+
 OptionSpec choice(std::string_view key, std::vector<std::string_view> choices, std::string_view description) {
   OptionSpec s;
   s.key = key, s.type = OptionType::Enum, s.choices = std::move(choices), s.description = description;
@@ -102,6 +109,41 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("icache.ways", 1, 64, "instruction-cache ways"));
   s.push_back(one_of("icache.line_bytes", {32, 64, 128, 256}, "instruction-cache line, bytes"));
   s.push_back(integer("icache.miss_latency", 1, 100000, "cycles an instruction-cache miss stalls the warp's fetch"));
+  s.push_back(choice("icache.replacement", {"lru", "fifo"},
+                     "instruction-cache victim choice: least recently used, or first filled"));
+
+  // Which unit runs an instruction: the forms listed here first, then an f64 type -> fp64, a
+  // float type -> fp32, anything else -> int. make_gpu_config checks the spelling of each form
+  // and that no form is listed for two units.
+  s.push_back(text_or_empty("opcodes.sfu", "PTX forms (opcode or opcode.modifier, space-separated) run on the SFU"));
+  s.push_back(text_or_empty("opcodes.tensor", "PTX forms run on the tensor unit"));
+  s.push_back(text_or_empty("opcodes.ldst", "PTX forms run on the load/store unit"));
+  s.push_back(text_or_empty("opcodes.fp64", "PTX forms run on the fp64 unit besides those with an f64 type"));
+  s.push_back(text_or_empty("opcodes.fp32", "PTX forms run on the fp32 unit besides those with a float type"));
+  s.push_back(text_or_empty("opcodes.int", "PTX forms run on the int unit whatever their type"));
+
+  s.push_back(choice("timing.warp_scheduler", {"lrr", "gto", "two-level"},
+                     "issue order: loose round robin, greedy-then-oldest, or two-level round robin over fetch groups"));
+  s.push_back(integer("timing.fetch_group_size", 1, 1024,
+                      "warps per fetch group of the two-level scheduler (other schedulers ignore it)"));
+  s.push_back(choice("timing.scoreboard", {"bitmap", "rid-table"},
+                     "dependency check: one bit per register per warp, or a table of pending destination registers"));
+  s.push_back(integer("timing.rid_entries", 1, 32,
+                      "pending destination-register entries per warp of the rid-table scoreboard (bitmap ignores it); "
+                      "a warp whose table is full cannot issue a writing instruction"));
+  s.push_back(integer("timing.ibuffer_entries", 1, 64, "decoded instructions the I-buffer holds per warp"));
+  s.push_back(integer("timing.fetch_width", 1, 16, "instructions one fetch decodes into the I-buffer"));
+  s.push_back(integer("timing.collector_units", 1, 64,
+                      "operand collector units per scheduler (instructions gathering operands at once)"));
+  s.push_back(integer("timing.register_banks", 1, 64,
+                      "register-file banks per scheduler; each serves one operand read per cycle"));
+  s.push_back(integer("timing.writeback_ports", 1, 64, "results written to the register file per scheduler per cycle"));
+  s.push_back(integer("timing.simt_push_cycles", 0, 1000,
+                      "cycles a divergent branch adds for pushing onto the SIMT stack"));
+  s.push_back(integer("timing.simt_pop_cycles", 0, 1000, "cycles a reconvergence adds for popping the SIMT stack"));
+  s.push_back(choice("timing.cta_scheduler", {"round-robin"}, "how blocks are placed on SMs"));
+  s.push_back(integer("timing.block_launch_cycles", 0, 100000,
+                      "cycles from placing a block on an SM to its warps' first fetch"));
   return s;
 }
 

@@ -58,10 +58,10 @@ TEST(Overrides, UnknownKeyListsTheKeysOfItsTable) {
 TEST(Overrides, UnknownTableListsTheTables) {
   EXPECT_EQ(error_of({"dram.banks=4"}),
             "unknown configuration key 'dram.banks' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
-            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache)");
+            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache, opcodes, timing)");
   EXPECT_EQ(error_of({"warp_size=4"}),
             "unknown configuration key 'warp_size' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
-            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache)");
+            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache, opcodes, timing)");
 }
 
 TEST(Overrides, BadValuesNameTheAcceptedValues) {

@@ -102,7 +102,7 @@ TEST(Presets, TextWithAnUnknownKeyOrBadValueNamesTheFile) {
   std::string text(preset_text("teaching"));
   EXPECT_EQ(error_of([&] { parse_config_text(text + "[sm2]\nx = 1\n", "mine.toml"); }),
             "mine.toml: unknown configuration key 'sm2.x' (tables: gpu, sm, pipeline.int, pipeline.fp32, "
-            "pipeline.fp64, pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache)");
+            "pipeline.fp64, pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache, opcodes, timing)");
   const size_t at = text.find("sm_count = 2");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 12, "sm_count = 0");
