@@ -108,6 +108,7 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
       result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin), options);
       f.module = result.module;
       f.ptx_arch = chosen;
+      f.resources = find_resources(entries, *ptx, chosen);
       return result;
     }
   } catch (const std::exception& e) {
@@ -116,6 +117,33 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
   f.failure = result;
   first_failure = true;
   return result;
+}
+
+std::map<std::string, KernelResources> ModuleTable::find_resources(const std::vector<FatbinEntry>& entries,
+                                                                   const std::string& ptx, uint32_t ptx_sm) const {
+  // SASS for another sm has other register counts (sm_80 and sm_90 differ), so only an exact
+  // match will do. A damaged cubin is no reason to refuse a program that runs from PTX.
+  for (const FatbinEntry& e : entries) {
+    if (e.kind != FatbinEntry::Kind::Elf || e.sm != sm_) continue;
+    try {
+      return read_cubin_resources(e.payload);
+    } catch (const std::runtime_error&) {
+      break;
+    }
+  }
+  // ptxas refuses PTX for a newer target than the one it compiles for: no use trying.
+  if (ptx_sm <= sm_)
+    if (std::optional<std::map<std::string, KernelResources>> from_ptxas = ptxas_resources(ptx, sm_))
+      return std::move(*from_ptxas);
+  return {};
+}
+
+std::optional<KernelResources> ModuleTable::kernel_resources(uint32_t fatbin, const std::string& kernel) const {
+  if (fatbin >= fatbins_.size()) return std::nullopt;
+  const std::map<std::string, KernelResources>& resources = fatbins_[fatbin]->resources;
+  auto it = resources.find(kernel);
+  if (it == resources.end()) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace lockstep::runtime

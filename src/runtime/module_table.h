@@ -5,6 +5,7 @@
 // registration runs before main and most programs use only part of what they carry.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "runtime/fatbin.h"
+#include "runtime/kernel_resources.h"
 
 namespace lockstep::runtime {
 
@@ -63,6 +66,12 @@ class ModuleTable {
   // 0 before a successful load. cudaFuncGetAttributes reports it as ptxVersion, which CUB
   // matches against the architectures it was compiled for.
   uint32_t ptx_arch(uint32_t fatbin) const { return fatbins_.at(fatbin)->ptx_arch; }
+  // A kernel's real registers per thread and static shared memory, worked out when its fat
+  // binary loaded: from the cubin for exactly the modelled GPU's sm when the fat binary has
+  // one, else from ptxas run once on the selected PTX (sm >= 75 only). nullopt before the fat
+  // binary loads, for an unknown fat binary or kernel, or when neither source was available:
+  // the caller then estimates.
+  std::optional<KernelResources> kernel_resources(uint32_t fatbin, const std::string& kernel) const;
 
  private:
   struct Fatbin {
@@ -70,7 +79,12 @@ class ModuleTable {
     std::optional<ModuleId> module;
     uint32_t ptx_arch = 0;
     std::optional<ModuleLookup> failure;
+    std::map<std::string, KernelResources> resources;  // by mangled kernel name; set at load
   };
+  // What load() stores in Fatbin::resources (an empty map when there is no exact source).
+  // `ptx` is the selected PTX, built for `ptx_sm`.
+  std::map<std::string, KernelResources> find_resources(const std::vector<FatbinEntry>& entries,
+                                                        const std::string& ptx, uint32_t ptx_sm) const;
   uint32_t sm_;
   std::vector<std::unique_ptr<Fatbin>> fatbins_;
   std::unordered_map<const void*, KernelRecord> kernels_;
