@@ -1,17 +1,21 @@
 #pragma once
 // The lockstep command's subcommands.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "config/gpu_config.h"
 
 namespace lockstep::tool {
 
 struct SampleOptions {
   uint32_t warp_size = 32;
   uint32_t elements = 1u << 20;
+  std::shared_ptr<const config::GpuConfig> timing;  // set: run on the cycle-level model of this GPU
 };
 
-// Runs the built-in sample (saxpy) on the functional engine and prints a summary to stderr.
+// Runs the built-in sample (saxpy) on the engine and prints a summary to stderr.
 int run_sample(const SampleOptions& options);
 
 // What `lockstep run` hands a CUDA program's runtime, through the environment: LOCKSTEP_GPU,

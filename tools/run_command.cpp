@@ -1,6 +1,7 @@
 // `lockstep run`: checks the GPU configuration and the mode before anything runs, so a mistake
 // is reported at once rather than from inside the program's CUDA runtime.
 #include <cstdio>
+#include <memory>
 
 #include "commands.h"
 #include "config/config_error.h"
@@ -10,11 +11,7 @@
 namespace lockstep::tool {
 
 int run_command(const RunOptions& options, const std::vector<std::string>& program) {
-  if (options.mode == "timing") {
-    fmt::print(stderr, "lockstep: --mode timing: the cycle-level model is not available yet (accepted now: functional)\n");
-    return 2;
-  }
-  if (options.mode != "functional") {
+  if (options.mode != "functional" && options.mode != "timing") {
     fmt::print(stderr, "lockstep: bad value '{}' for --mode: expected one of functional, timing\n", options.mode);
     return 2;
   }
@@ -43,6 +40,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
   SampleOptions sample;
   sample.warp_size = gpu.sm.warp_size;
   sample.elements = options.elements;
+  if (options.mode == "timing") sample.timing = std::make_shared<const config::GpuConfig>(gpu);
   return run_sample(sample);
 }
 

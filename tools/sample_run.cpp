@@ -13,6 +13,7 @@ namespace lockstep::tool {
 int run_sample(const SampleOptions& options) {
   EngineOptions engine_options;
   engine_options.warp_size = options.warp_size;
+  engine_options.timing = options.timing;
   Engine engine(engine_options);
   const ModuleId module = engine.load_ptx(kSamplePtx, "saxpy.ptx");
 
@@ -47,9 +48,13 @@ int run_sample(const SampleOptions& options) {
   fmt::print(stderr,
              "lockstep: kernel saxpy  grid ({},1,1)  block (256,1,1)  warp size {}\n"
              "lockstep:   {} warp instructions, {} thread instructions, {:.1f} M thread-instructions/s "
-             "(functional mode)\n",
+             "({} mode)\n",
              grid.x, options.warp_size, r.warp_instructions, r.thread_instructions,
-             static_cast<double>(r.thread_instructions) / seconds / 1e6);
+             static_cast<double>(r.thread_instructions) / seconds / 1e6, r.timing ? "timing" : "functional");
+  if (r.timing) {
+    fmt::print(stderr, "lockstep:   {} cycles, IPC {:.2f}, {:.0f} simulated cycles/s\n", r.timing->cycles,
+               r.timing->ipc(), static_cast<double>(r.timing->cycles) / seconds);
+  }
   return wrong == 0 ? 0 : 1;
 }
 

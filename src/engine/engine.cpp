@@ -14,6 +14,8 @@
 #include "ir/lower.h"
 #include "ptx/check.h"
 #include "ptx/parser.h"
+#include "sim/occupancy.h"
+#include "sim/timing_launch.h"
 
 namespace lockstep {
 
@@ -43,6 +45,12 @@ struct Engine::Impl {
     return *modules[id.index];
   }
 
+  // A launch on the cycle-level model (EngineOptions::timing).
+  void run_timing(LaunchResult& result, const LoadedModule* m, const ir::KernelProgram& k,
+                  const func::BoundKernel& bound, func::LaunchState& launch, const func::RunOptions& run,
+                  const func::TraceHook* hook, uint32_t shared_size, const LaunchOptions& options,
+                  LaunchProgress& progress_state);
+
   std::pair<const LoadedModule*, uint32_t> kernel(ModuleId id, std::string_view name) const {
     const LoadedModule& m = module(id);
     for (uint32_t i = 0; i < m.program.kernels.size(); ++i)
@@ -55,6 +63,9 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   const uint32_t w = options.warp_size;
   if (w < 1 || w > 64 || (w & (w - 1)) != 0)
     throw std::invalid_argument(fmt::format("warp_size must be 1, 2, 4, 8, 16, 32 or 64, got {}", w));
+  if (options.timing && options.timing->sm.warp_size != w)
+    throw std::invalid_argument(fmt::format("warp_size {} differs from the timing model's sm.warp_size {}", w,
+                                            options.timing->sm.warp_size));
   impl_->options = options;
 }
 
@@ -262,6 +273,36 @@ FaultReport make_report(const LoadedModule& m, const ir::KernelProgram& k, const
 
 }  // namespace
 
+void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const ir::KernelProgram& k,
+                              const func::BoundKernel& bound, func::LaunchState& launch, const func::RunOptions& run,
+                              const func::TraceHook* hook, uint32_t shared_size, const LaunchOptions& launch_options,
+                              LaunchProgress& progress_state) {
+  sim::TimingLaunch t;
+  t.gpu = options.timing.get();
+  t.kernel = &bound;
+  t.launch = &launch;
+  t.run = run;
+  t.trace = hook;
+  t.shared_size = shared_size;
+  t.static_shared = k.static_shared_size;
+  t.registers_per_thread = launch_options.registers_per_thread;
+  t.registers_estimated = t.registers_per_thread == 0;
+  if (t.registers_estimated) t.registers_per_thread = sim::kEstimatedRegistersPerThread;
+  if (progress) {
+    t.on_block_done = [&](uint64_t done) {
+      progress_state.blocks_done = done;
+      progress(progress_state);
+    };
+  }
+  try {
+    result.timing = sim::run_timing_launch(t);
+    result.warp_instructions = result.timing->warp_instructions;
+    result.thread_instructions = result.timing->thread_instructions;
+  } catch (const sim::TimingFault& f) {
+    result.fault = make_report(*m, k, f.fault, f.cta, launch, options.warp_size);
+  }
+}
+
 LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 grid, Dim3 block,
                             uint32_t dynamic_shared, const std::vector<KernelArg>& args) {
   return launch(module, kernel_name, grid, block, dynamic_shared, args, LaunchOptions{});
@@ -332,6 +373,7 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
       e.path_mask = w.active;
       e.active_mask = w.exec;
       e.ptx_line = k.code[pc].loc.line;
+      e.cycle = w.clock;
       impl_->trace(e);
     };
   }
@@ -345,6 +387,10 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   cta.shared.assign(cta.shared_size, 0);
   func::RunCounters counters;
   LaunchProgress progress{k.name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};
+  if (impl_->options.timing && !options.cooperative) {
+    impl_->run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size, options, progress);
+    return result;
+  }
   if (options.cooperative) {
     // Every block resident at once needs memory per block: refuse grids no GPU could hold.
     constexpr uint64_t kMaxCooperativeBlocks = 65536;
@@ -358,6 +404,19 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
     copy_to_device(workspace, &workspace_bytes, sizeof workspace_bytes);
     run_options.envreg[1] = static_cast<uint32_t>(workspace >> 32);
     run_options.envreg[2] = static_cast<uint32_t>(workspace);
+    if (impl_->options.timing) {
+      // The cycle-level model keeps every placed block resident and interleaves them cycle by
+      // cycle; the runtime already refused grids larger than the GPU holds at once.
+      try {
+        impl_->run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size, options,
+                   progress);
+      } catch (...) {
+        impl_->memory.release(workspace);
+        throw;
+      }
+      impl_->memory.release(workspace);
+      return result;
+    }
     try {
       func::GridRunner grid_runner(bound, launch, {run_options, cta.shared_size, options.instruction_budget},
                                    hook ? &hook : nullptr);

@@ -14,6 +14,9 @@
 #include <string_view>
 #include <vector>
 
+#include "config/gpu_config.h"
+#include "sim/kernel_timing.h"
+
 namespace lockstep {
 
 struct Dim3 {
@@ -25,6 +28,10 @@ struct EngineOptions {
   uint32_t stack_size = 1024;       // per-thread local memory for call frames (cudaLimitStackSize)
   uint32_t recursion_stack_size = 16384;  // used instead when a kernel may recurse
   uint32_t time_slice = 4096;       // instructions a warp runs before the next warp gets a turn
+  // Set: launches run on the cycle-level model of this GPU (docs/timing-model.md) and report
+  // its figures in LaunchResult::timing; results are those of the functional model. Unset:
+  // functional mode. warp_size must equal timing->sm.warp_size.
+  std::shared_ptr<const config::GpuConfig> timing;
 };
 
 // One executed instruction, for traces (off unless a hook is set).
@@ -35,6 +42,9 @@ struct TraceEvent {
   uint64_t active_mask = 0; // lanes executing (after the guard)
   uint64_t path_mask = 0;   // lanes on the current path (before the guard)
   uint32_t ptx_line = 0;
+  // Timing mode: the cycle the instruction issued in. Functional mode: the warp's instruction
+  // count before it (what %clock reads there).
+  uint64_t cycle = 0;
 };
 
 // A device-side fault, reported like a memory checker does.
@@ -69,6 +79,10 @@ struct LaunchOptions {
   // Cooperative launches: warp instructions after which a launch that has not finished is
   // reported as a deadlock (0: no limit; the repeated-state rule still applies).
   uint64_t instruction_budget = uint64_t{1} << 34;
+  // Timing mode: the kernel's registers per thread (from its cubin or ptxas), which the
+  // occupancy the CTA scheduler places by depends on. 0: unknown; the engine uses an estimate
+  // and the report says so.
+  uint32_t registers_per_thread = 0;
 };
 // ---- end cooperative launches -------------------------------------------------------------
 
@@ -77,6 +91,7 @@ struct LaunchResult {
   uint64_t thread_instructions = 0;
   std::optional<FaultReport> fault;
   std::string printf_output;  // device printf text of this launch, in execution order
+  std::optional<sim::KernelTiming> timing;  // timing mode: what the cycle-level model measured
 };
 
 // A kernel argument: its bytes, laid out by the engine at the kernel's parameter offsets.

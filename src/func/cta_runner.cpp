@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "fmt/format.h"
+#include "func/step.h"
 
 namespace lockstep::func {
 
@@ -82,8 +83,8 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
         case S::WarpSize: v = width; break;
         case S::WarpId: v = w.warp_id; break;
         case S::NWarpId: v = 64; break;
-        case S::SmId: v = 0; break;
-        case S::NSmId: v = 1; break;
+        case S::SmId: v = options_.sm_id; break;
+        case S::NSmId: v = options_.sm_count; break;
         case S::GridId: v = launch_.grid_id; break;
         case S::LanemaskEq: v = uint64_t{1} << l; break;
         case S::LanemaskLe: v = (uint64_t{2} << l) - 1; break;
@@ -103,33 +104,24 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
   }
 }
 
+template <bool kCountWrites>
 void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   const ExecInst* code = kernel_.code.data();
   uint64_t warp_count = 0, thread_count = 0, write_count = 0;
-  const uint8_t* writes = options_.global_writes ? options_.global_writes->data() : nullptr;
+  [[maybe_unused]] const uint8_t* writes = kCountWrites ? options_.global_writes->data() : nullptr;
   ir::Pc pc = w.pc;  // of the instruction running: faults are reported there
   try {
     for (uint32_t budget = options_.time_slice; budget != 0 && w.status == Warp::Status::Running; --budget) {
       pc = w.pc;
       const ExecInst& in = code[pc];
-      LaneMask m = w.active;
-      if (in.has_guard) {
-        const LaneMask g = w.preds[in.guard];
-        m &= in.guard_negated ? ~g : g;
-      }
+      const LaneMask m = guarded_lanes(in, w);
       w.exec = m;
       ++warp_count;
       thread_count += static_cast<uint64_t>(std::popcount(m));
       if (trace_) (*trace_)(cta, w, w.pc);
-      if (writes != nullptr && m != 0) write_count += writes[pc];
-      if (in.is_control) {
-        in.fn(in, w);
-      } else {
-        if (m) in.fn(in, w);
-        ++w.pc;
-      }
+      if constexpr (kCountWrites) write_count += m != 0 ? writes[pc] : 0;
+      execute(in, w, m);
       ++w.clock;
-      if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
     }
   } catch (FaultException& f) {
     counters.warp_instructions += warp_count;
@@ -156,11 +148,24 @@ CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
     all_exited = false;
     if (w.status != Warp::Status::Running) continue;
     ran = true;
-    run_warp(w, cta, counters);
+    if (options_.global_writes != nullptr) {
+      run_warp<true>(w, cta, counters);
+    } else {
+      run_warp<false>(w, cta, counters);
+    }
   }
   if (all_exited) return TurnResult::Exited;
   if (!ran) report_deadlock(cta);
   return TurnResult::Ran;
+}
+
+void CtaRunner::check_deadlock(const CtaState& cta) {
+  bool live = false;
+  for (const Warp& w : warps_) {
+    if (w.status == Warp::Status::Running) return;
+    live |= w.status != Warp::Status::Exited;
+  }
+  if (live) report_deadlock(cta);
 }
 
 void CtaRunner::report_deadlock(const CtaState& cta) {

@@ -20,6 +20,8 @@ struct RunOptions {
   uint32_t time_slice = 4096;
   std::string divergence = "ipdom-stack";
   std::array<uint32_t, 32> envreg{};  // %envreg0..31 (CUDA gives 0 outside cooperative launches)
+  uint32_t sm_id = 0;     // %smid: the SM the block runs on (the timing model places blocks)
+  uint32_t sm_count = 1;  // %nsmid
   // Cooperative launches: per PC, nonzero when the instruction may write global memory; the
   // grid runner counts those that run with at least one lane, to tell spinning from progress.
   // Null: not counted.
@@ -56,9 +58,14 @@ class CtaRunner {
   void start(CtaState& cta);
   TurnResult turn(CtaState& cta, RunCounters& counters);
   const std::vector<Warp>& warps() const { return warps_; }
+  std::vector<Warp>& warps() { return warps_; }
+  // For a caller that steps warps itself (the timing model): throws the deadlock report when
+  // no live warp can run any more (every one waits at a barrier that cannot complete).
+  void check_deadlock(const CtaState& cta);
 
  private:
   void init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block);
+  template <bool kCountWrites>
   void run_warp(Warp& w, CtaState& cta, RunCounters& counters);
   [[noreturn]] void report_deadlock(const CtaState& cta);
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string_view>
 
 #include "config/config_error.h"
@@ -38,6 +39,14 @@ RuntimeOptions options_from_environment() {
     std::fprintf(stderr, "lockstep: %s\n", e.what());
     std::exit(1);
   }
+  if (const char* mode = std::getenv("LOCKSTEP_MODE"); mode != nullptr && *mode != '\0') {
+    const std::string_view m = mode;
+    if (m != "functional" && m != "timing") {
+      std::fprintf(stderr, "lockstep: bad value '%s' for LOCKSTEP_MODE: expected one of functional, timing\n", mode);
+      std::exit(1);
+    }
+    o.timing = m == "timing";
+  }
   if (const char* s = std::getenv("LOCKSTEP_SUMMARY")) o.summary = std::string_view(s) == "1";
   read_report_options(o);
   return o;
@@ -48,6 +57,7 @@ namespace {
 EngineOptions engine_options(const RuntimeOptions& o) {
   EngineOptions e;
   e.warp_size = o.warp_size;
+  if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
   return e;
 }
 
@@ -129,7 +139,9 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
       std::memcpy(kernel_args[i].bytes.data(), args[i], info.params[i].size);
     }
     ProgressScope shown(progress_ ? &*progress_ : nullptr);
-    result = engine_.launch(module, k.name, grid, block, static_cast<uint32_t>(shared), kernel_args, launch_options);
+    LaunchOptions options = launch_options;
+    options.registers_per_thread = known_registers(k);
+    result = engine_.launch(module, k.name, grid, block, static_cast<uint32_t>(shared), kernel_args, options);
   } catch (const KernelUnavailable& e) {
     // Not sticky: like a launch of a kernel without an image for the device, the context survives.
     if (unavailable_reported_.insert(k.name).second) print(e.what());

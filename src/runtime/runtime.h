@@ -39,6 +39,7 @@ struct RuntimeOptions {
   bool summary = false;        // print the per-kernel summary to stderr at destruction
   std::string stats_json;      // write the stats JSON document here at destruction ("" = nowhere)
   bool progress = false;       // a progress line on stderr during long launches
+  bool timing = false;         // run kernels on the cycle-level model of `gpu` (--mode timing)
   DevicePreset preset = device_preset(gpu);
 };
 
@@ -46,8 +47,8 @@ struct RuntimeOptions {
 RuntimeOptions runtime_options(config::GpuConfig gpu);
 
 // LOCKSTEP_GPU (a preset name, default h100), LOCKSTEP_WARP_SIZE (the same as an override
-// sm.warp_size=N), LOCKSTEP_SET (overrides key=value, one per line, applied after it) and
-// LOCKSTEP_SUMMARY=1, as `lockstep run` sets them. `lockstep run` has checked them; a bad
+// sm.warp_size=N), LOCKSTEP_SET (overrides key=value, one per line, applied after it),
+// LOCKSTEP_MODE (functional or timing) and LOCKSTEP_SUMMARY=1, as `lockstep run` sets them. `lockstep run` has checked them; a bad
 // value set by other means prints "lockstep: <error>" and exits with status 1.
 // --- the modelled GPU (config room): end ---
 RuntimeOptions options_from_environment();
@@ -213,6 +214,8 @@ class Runtime {
   cudaError_t copy_device(uint64_t dst, uint64_t src, uint64_t bytes);
   const KernelInfo* loaded_kernel(const void* host_fun, const KernelRecord*& record, ModuleId& module,
                                   cudaError_t& error);
+  // Registers per thread from the kernel's cubin or ptxas; 0 when neither gave a figure.
+  uint32_t known_registers(const KernelRecord& k) const;
   // The most dynamic shared memory a launch of `k` may ask for (cudaFuncSetAttribute raises it).
   uint64_t dynamic_shared_limit(const KernelRecord& k, uint32_t static_shared) const;
 

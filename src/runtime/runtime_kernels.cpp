@@ -1,19 +1,13 @@
 // Runtime: per-kernel queries and settings (cudaFuncGetAttributes, cudaFuncSetAttribute,
 // occupancy, computed by sim/occupancy from the modelled GPU's configuration). Limits come from
-// the device preset; a kernel's register count is lockstep's stand-in (PTX virtual registers,
-// capped at the hardware's 255 per thread).
+// the device preset; a kernel's register count comes from its cubin or ptxas (module_table),
+// else it is sim's estimate.
 #include <algorithm>
 
 #include "runtime/runtime.h"
 #include "sim/occupancy.h"
 
 namespace lockstep::runtime {
-
-namespace {
-
-constexpr uint32_t kMaxRegistersPerThread = 255;
-
-}  // namespace
 
 const KernelInfo* Runtime::loaded_kernel(const void* host_fun, const KernelRecord*& k, ModuleId& module,
                                          cudaError_t& error) {
@@ -33,6 +27,11 @@ const KernelInfo* Runtime::loaded_kernel(const void* host_fun, const KernelRecor
   return &it->second;
 }
 
+uint32_t Runtime::known_registers(const KernelRecord& k) const {
+  const std::optional<KernelResources> r = modules_.kernel_resources(k.fatbin, k.name);
+  return r ? r->registers : 0;
+}
+
 uint64_t Runtime::dynamic_shared_limit(const KernelRecord& k, uint32_t static_shared) const {
   auto it = kernel_settings_.find(&k);
   if (it != kernel_settings_.end() && it->second.max_dynamic_shared >= 0)
@@ -50,7 +49,8 @@ cudaError_t Runtime::kernel_attributes(const void* host_fun, cudaFuncAttributes&
   a = cudaFuncAttributes{};
   a.sharedSizeBytes = info->static_shared_bytes;
   a.maxThreadsPerBlock = 1024;
-  a.numRegs = static_cast<int>(std::min(info->registers, kMaxRegistersPerThread));
+  const uint32_t registers = known_registers(*k);
+  a.numRegs = static_cast<int>(registers != 0 ? registers : sim::kEstimatedRegistersPerThread);
   // The PTX the kernel came from (CUB picks its tuning policy by it); no SASS is involved.
   const int arch = static_cast<int>(modules_.ptx_arch(k->fatbin));
   a.ptxVersion = arch;
@@ -92,16 +92,17 @@ cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size
   if (block_size <= 0) return record(cudaErrorInvalidValue);
   sim::OccupancyRequest request;
   request.block_size = static_cast<uint32_t>(block_size);
-  request.registers_per_thread = std::min(info->registers, kMaxRegistersPerThread);
+  const uint32_t registers = known_registers(*k);
+  request.registers_per_thread = registers != 0 ? registers : sim::kEstimatedRegistersPerThread;
   request.static_shared = info->static_shared_bytes;
   request.dynamic_shared = dynamic_shared;
   request.max_dynamic_shared = dynamic_shared_limit(*k, info->static_shared_bytes);
   auto settings = kernel_settings_.find(k);
   if (settings != kernel_settings_.end()) request.carveout_percent = settings->second.carveout;
   sim::Occupancy o = sim::compute_occupancy(options_.gpu, request);
-  if (o.blocks == 0 && o.by_registers == 0) {
-    // The register count is a stand-in for ptxas's (PTX virtual registers), so it may lower
-    // occupancy but never make a block that fits by threads and shared memory look unlaunchable.
+  if (o.blocks == 0 && o.by_registers == 0 && registers == 0) {
+    // An estimated register count may lower occupancy but never make a block that fits by
+    // threads and shared memory look unlaunchable.
     request.registers_per_thread = 0;
     o.blocks = std::min(1u, sim::compute_occupancy(options_.gpu, request).blocks);
   }

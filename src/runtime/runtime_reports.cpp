@@ -46,6 +46,7 @@ void Runtime::write_reports() {
     context.gpu_preset = options_.gpu.preset;
     context.gpu_name = options_.gpu.gpu.name;
     context.warp_size = options_.warp_size;
+    context.mode = options_.timing ? "timing" : "functional";
     context.program = program_arguments();
     std::ofstream file(options_.stats_json, std::ios::binary | std::ios::trunc);
     const std::string json = stats::stats_json(stats_, context);

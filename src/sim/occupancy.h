@@ -37,6 +37,10 @@ struct OccupancyRequest {
 
 constexpr uint32_t kNoLimit = UINT32_MAX;
 
+// Registers per thread assumed for a kernel with no figure from its cubin or ptxas (a typical
+// allocation; reports mark it as an estimate).
+constexpr uint32_t kEstimatedRegistersPerThread = 32;
+
 struct Occupancy {
   uint32_t blocks = 0;      // resident blocks per SM: the least of the limits below
   uint32_t limited_by = 0;  // OccupancyLimit bits of every limit equal to `blocks`

@@ -14,6 +14,13 @@
 namespace lockstep::test {
 
 // Path of a file under tests/ (LOCKSTEP_TEST_DATA is the tests/ source folder).
+// Engine options for a functional engine of `warp_size` lanes.
+inline EngineOptions warp_options(uint32_t warp_size) {
+  EngineOptions options;
+  options.warp_size = warp_size;
+  return options;
+}
+
 inline std::string data_path(const std::string& relative) {
   return std::string(LOCKSTEP_TEST_DATA) + "/" + relative;
 }

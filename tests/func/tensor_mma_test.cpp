@@ -382,7 +382,7 @@ TEST(TensorMma, NarrowWarpFaultsAsUnsupported) {
   ret;
 }
 )";
-  Engine e(EngineOptions{16});
+  Engine e(warp_options(16));
   const ModuleId m = e.load_ptx(text, "narrow.ptx");
   const LaunchResult r = e.launch(m, "k", {1, 1, 1}, {16, 1, 1}, 0, {});
   ASSERT_TRUE(r.fault.has_value());

@@ -212,7 +212,7 @@ TEST(WarpShfl, LegacyShflWithoutSync) {
 
 TEST(WarpShfl, NarrowWarpTreatsMissingLanesAsOutOfRange) {
   // An 8-lane warp: bfly 4 stays inside the warp; bfly 16 names lanes the warp does not have.
-  Engine e(EngineOptions{8});
+  Engine e(warp_options(8));
   const ModuleId m = e.load_ptx(all_modes(), "shfl.ptx");
   const auto in = run(e, m, "bfly", 4, 0x1f, 0xffffffffu, 8);
   const auto out = run(e, m, "bfly", 16, 0x1f, 0xffffffffu, 8);
@@ -225,7 +225,7 @@ TEST(WarpShfl, NarrowWarpTreatsMissingLanesAsOutOfRange) {
 }
 
 TEST(WarpShfl, WideWarpShufflesWithinEach32LaneGroup) {
-  Engine e(EngineOptions{64});
+  Engine e(warp_options(64));
   const ModuleId m = e.load_ptx(all_modes(), "shfl.ptx");
   const auto r = run(e, m, "idx", 3, 0x1f, 0xffffffffu, 64);
   for (uint32_t lane = 0; lane < 64; ++lane) EXPECT_EQ(r[lane].value, value_of(lane / 32 * 32 + 3));

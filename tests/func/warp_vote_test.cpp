@@ -201,7 +201,7 @@ TEST(WarpVote, SixtyFourLaneWarpVotesPerHalf) {
   ret;
 }
 )";
-  Engine e(EngineOptions{64});
+  Engine e(warp_options(64));
   const ModuleId m = e.load_ptx(text, "b64.ptx");
   DeviceBuffer<uint32_t> out(e, 128);
   launch_ok(e, m, "ballot64", {1, 1, 1}, {48, 1, 1}, {out.arg()});

@@ -5,25 +5,31 @@
 // thousands of lines.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/harness.h"
+#include "config/gpu_config.h"
 #include "engine/engine.h"
 
 namespace lockstep::test {
 
-// One run of a program: which committed PTX (sm_XX) and which engine warp size.
+// One run of a program: which committed PTX (sm_XX), which engine warp size, and functional
+// mode or the cycle-level model of a preset (whose results must be the same, issue 5).
 struct KernelCase {
   int sm = 80;
   uint32_t warp_size = 32;
+  const char* timing = nullptr;  // a preset name: timing mode on it; null: functional mode
 };
 
 inline void PrintTo(const KernelCase& c, std::ostream* os) {
   *os << "sm_" << c.sm << "/warp" << c.warp_size;
+  if (c.timing != nullptr) *os << "/timing-" << c.timing;
 }
 
 // Whether a program uses warp-level operations (shfl, vote, match, redux, activemask, wmma).
@@ -41,12 +47,19 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
       cases.push_back({sm, 64});
     }
   }
+  // Timing mode, on the newest PTX: the h100 preset, and the teaching preset's 8-lane warps for
+  // programs without warp-level operations.
+  const int newest = *std::max_element(archs.begin(), archs.end());
+  cases.push_back({newest, 32, "h100"});
+  if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, "teaching"});
   return cases;
 }
 
 // Test-name suffix for INSTANTIATE_TEST_SUITE_P, e.g. "sm80_warp32".
 inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
-  return "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
+  std::string name = "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
+  if (info.param.timing != nullptr) name += std::string("_timing_") + info.param.timing;
+  return name;
 }
 
 // Fixture: an Engine built with the parameter's warp size. load() reads the committed PTX of a
@@ -56,6 +69,16 @@ class KernelProgramTest : public ::testing::TestWithParam<KernelCase> {
   static EngineOptions options_for(const KernelCase& c) {
     EngineOptions options;
     options.warp_size = c.warp_size;
+    if (c.timing != nullptr) {
+      std::vector<std::string> overrides = {"sm.warp_size=" + std::to_string(c.warp_size)};
+      // The teaching SM holds 256 threads; some programs here use blocks of up to 1024.
+      if (std::string(c.timing) == "teaching") {
+        for (const char* o : {"sm.max_threads=1024", "sm.max_threads_per_block=1024", "sm.registers=32768",
+                              "sm.max_registers_per_block=32768"})
+          overrides.emplace_back(o);
+      }
+      options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config(c.timing, overrides));
+    }
     return options;
   }
 

@@ -35,6 +35,8 @@ class DivergenceUnit {
   virtual void exit_lanes(Warp& warp, LaneMask lanes) = 0;
   // For deadlock reports: one line per pending path.
   virtual std::vector<std::string> describe() const = 0;
+  // Entries the unit holds now (the timing model charges pushes and pops by its changes).
+  virtual size_t depth() const = 0;
 };
 
 // Known units by name ("ipdom-stack"); throws std::invalid_argument listing the known names.

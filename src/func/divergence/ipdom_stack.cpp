@@ -67,6 +67,8 @@ class IpdomStack final : public DivergenceUnit {
     sync(w);
   }
 
+  size_t depth() const override { return stack_.size(); }
+
   std::vector<std::string> describe() const override {
     std::vector<std::string> lines;
     for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {

@@ -1,0 +1,44 @@
+#pragma once
+// One instruction of one warp: the step both modes share. The functional runner calls it in a
+// loop for a warp's time slice; the timing model calls it once when the warp issues (execute at
+// issue, docs/timing-model.md). Handlers may throw FaultException; the caller locates it.
+#include <bit>
+
+#include "func/divergence/divergence_unit.h"
+#include "func/exec_inst.h"
+#include "func/warp.h"
+
+namespace lockstep::func {
+
+// The lanes that run `in`: the warp's current path masked by the instruction's guard.
+inline LaneMask guarded_lanes(const ExecInst& in, const Warp& w) {
+  LaneMask m = w.active;
+  if (in.has_guard) {
+    const LaneMask g = w.preds[in.guard];
+    m &= in.guard_negated ? ~g : g;
+  }
+  return m;
+}
+
+// Runs `in` (the instruction at w.pc) for the lanes `lanes`, moves the PC on and reconverges
+// when the new PC is the top of the warp's divergence stack.
+inline void execute(const ExecInst& in, Warp& w, LaneMask lanes) {
+  w.exec = lanes;
+  if (in.is_control) {
+    in.fn(in, w);
+  } else {
+    if (lanes) in.fn(in, w);
+    ++w.pc;
+  }
+  if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
+}
+
+// Both in one: runs the instruction at w.pc and returns the lanes that ran it.
+inline LaneMask step(const ExecInst* code, Warp& w) {
+  const ExecInst& in = code[w.pc];
+  const LaneMask lanes = guarded_lanes(in, w);
+  execute(in, w, lanes);
+  return lanes;
+}
+
+}  // namespace lockstep::func

@@ -1,0 +1,456 @@
+#include "sim/sm.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "fmt/format.h"
+#include "func/step.h"
+
+namespace lockstep::sim {
+
+namespace {
+
+// What produces a pending register write, for the stall reason of a warp waiting on it.
+enum PendingKind : uint8_t { kNotPending = 0, kArithmetic = 1, kMemory = 2, kTextureFetch = 3 };
+
+PendingKind pending_kind(const InstTiming& t) {
+  if (t.space == MemorySpace::kTexture) return kTextureFetch;
+  if (t.space != MemorySpace::kNone) return kMemory;
+  return kArithmetic;
+}
+
+ExecutionUnitOptions unit_options(const config::UnitTiming& u) {
+  return {u.latency, u.initiation_interval, u.lanes};
+}
+
+}  // namespace
+
+Sm::Sm(uint32_t id, const SmContext& context)
+    : id_(id),
+      ctx_(context),
+      partitions_count_(context.gpu->sm.schedulers),
+      issue_width_(context.gpu->sm.issue_width),
+      icache_({context.gpu->icache.sets, context.gpu->icache.ways, context.gpu->icache.line_bytes,
+               context.gpu->icache.miss_latency, context.gpu->icache.replacement}),
+      ibuffer_({(context.gpu->sm.max_warps + partitions_count_ - 1) / partitions_count_ * partitions_count_,
+                context.gpu->timing.ibuffer_entries}) {
+  const config::GpuConfig& gpu = *ctx_.gpu;
+  const uint32_t per_partition = (gpu.sm.max_warps + partitions_count_ - 1) / partitions_count_;
+  const uint32_t slots = per_partition * partitions_count_;
+  const config::GpuConfig::Pipeline& pipe = gpu.pipeline;
+  partitions_.reserve(partitions_count_);
+  for (uint32_t p = 0; p < partitions_count_; ++p) {
+    Partition& part = partitions_.emplace_back(per_partition);
+    part.scheduler = make_warp_scheduler(gpu.timing.warp_scheduler, {per_partition, gpu.timing.fetch_group_size});
+    for (const config::UnitTiming* u : {&pipe.integer, &pipe.fp32, &pipe.fp64, &pipe.sfu, &pipe.tensor, &pipe.ldst})
+      part.units.emplace_back(unit_options(*u));
+    part.bank_free.assign(gpu.timing.register_banks, 0);
+    part.collector_free.assign(gpu.timing.collector_units, 0);
+    part.reasons.assign(per_partition, StallReason::kNoWarp);
+  }
+  warps_.resize(slots);
+  ctas_.resize(ctx_.blocks_per_sm);
+  func::RunOptions run = ctx_.run;
+  run.sm_id = id_;
+  run.sm_count = gpu.gpu.sm_count;
+  for (CtaSlot& c : ctas_) {
+    c.runner = std::make_unique<func::CtaRunner>(*ctx_.kernel, *ctx_.launch, run, ctx_.trace);
+    c.cta.shared_size = ctx_.shared_size;
+  }
+  ScoreboardOptions sb;
+  sb.warps = slots;
+  sb.registers_per_warp = std::max(1u, ctx_.regs.total());
+  sb.rid_entries = gpu.timing.rid_entries;
+  sb.decoded_per_warp = gpu.timing.ibuffer_entries;
+  scoreboard_ = make_scoreboard(gpu.timing.scoreboard, sb);
+  pending_kind_.assign(static_cast<size_t>(slots) * sb.registers_per_warp, kNotPending);
+  std::vector<Completion> storage;
+  storage.reserve(static_cast<size_t>(slots) * 8);
+  completions_ = decltype(completions_)(std::greater<>{}, std::move(storage));
+  finished_.reserve(ctas_.size());
+}
+
+void Sm::start_block(uint64_t block, uint64_t cycle) {
+  auto free_cta = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.busy; });
+  if (free_cta == ctas_.end()) throw std::logic_error(fmt::format("SM {}: no free block slot", id_));
+  CtaSlot& c = *free_cta;
+  const uint32_t* grid = ctx_.launch->grid;
+  c.busy = true;
+  c.block = block;
+  c.cta.linear_id = static_cast<uint32_t>(block);
+  c.cta.ctaid[0] = static_cast<uint32_t>(block % grid[0]);
+  c.cta.ctaid[1] = static_cast<uint32_t>(block / grid[0] % grid[1]);
+  c.cta.ctaid[2] = static_cast<uint32_t>(block / (uint64_t{grid[0]} * grid[1]));
+  c.cta.shared.assign(c.cta.shared_size, 0);
+  c.runner->start(c.cta);
+  std::vector<func::Warp>& block_warps = c.runner->warps();
+  c.warp_slots.resize(block_warps.size());
+  uint32_t next_free = 0;
+  for (size_t i = 0; i < block_warps.size(); ++i) {
+    while (next_free < warps_.size() && warps_[next_free].resident) ++next_free;
+    if (next_free == warps_.size()) throw std::logic_error(fmt::format("SM {}: no free warp slot", id_));
+    WarpSlot& ws = warps_[next_free];
+    ws = WarpSlot{};
+    ws.resident = true;
+    ws.cta_slot = static_cast<uint32_t>(free_cta - ctas_.begin());
+    ws.warp = &block_warps[i];
+    ws.fetch_pc = ws.warp->pc;
+    ws.fetch_ready = cycle + ctx_.gpu->timing.block_launch_cycles;
+    c.warp_slots[i] = next_free;
+    partitions_[partition_of(next_free)].scheduler->on_warp_added(local_of(next_free), block_age_);
+  }
+  ++block_age_;
+  ++resident_blocks_;
+  resident_warps_ += static_cast<uint32_t>(block_warps.size());
+}
+
+bool Sm::cycle(uint64_t now) {
+  finished_.clear();
+  last_warp_stalls_ = {};
+  last_scheduler_stalls_ = {};
+  last_resident_warps_ = resident_warps_;
+  if (resident_blocks_ == 0 && completions_.empty()) {
+    last_scheduler_stalls_[static_cast<size_t>(StallReason::kNoWarp)] = partitions_count_;
+    repeat_last_cycle(1);
+    return false;
+  }
+  bool changed = writeback(now);
+  last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
+  for (uint32_t p = 0; p < partitions_count_; ++p) changed |= issue(p, now);
+  for (uint32_t p = 0; p < partitions_count_; ++p) changed |= fetch(p, now);
+  repeat_last_cycle(1);
+  return changed || !finished_.empty();
+}
+
+void Sm::repeat_last_cycle(uint64_t cycles) {
+  for (size_t i = 0; i < kStallReasonCount; ++i) {
+    stats_.warp_stalls[i] += last_warp_stalls_[i] * cycles;
+    stats_.scheduler_stalls[i] += last_scheduler_stalls_[i] * cycles;
+  }
+  stats_.resident_warp_cycles += uint64_t{last_resident_warps_} * cycles;
+  if (last_resident_warps_ != 0) stats_.active_sm_cycles += cycles;
+}
+
+bool Sm::writeback(uint64_t now) {
+  bool changed = false;
+  const uint32_t ports = ctx_.gpu->timing.writeback_ports;
+  while (!completions_.empty() && completions_.top().cycle <= now) {
+    Completion c = completions_.top();
+    completions_.pop();
+    Partition& part = partitions_[partition_of(c.warp_slot)];
+    if (c.writes.count != 0) {
+      if (part.writeback_cycle != now) part.writeback_cycle = now, part.writebacks = 0;
+      if (part.writebacks == ports) {  // every write port of the partition is taken: next cycle
+        c.cycle = now + 1;
+        completions_.push(c);
+        continue;
+      }
+      ++part.writebacks;
+      const size_t base = static_cast<size_t>(c.warp_slot) * std::max(1u, ctx_.regs.total());
+      for (uint32_t i = 0; i < c.writes.count; ++i) {
+        const WriteHandle& h = c.writes.handles[i];
+        scoreboard_->release(c.warp_slot, h);
+        std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + h.range.first), h.range.count,
+                    kNotPending);
+      }
+    }
+    WarpSlot& ws = warps_[c.warp_slot];
+    --ws.in_flight;
+    if (c.memory) --ws.memory_in_flight;
+    if (c.long_latency) part.scheduler->on_long_latency_done(local_of(c.warp_slot));
+    changed = true;
+    if (ws.in_flight == 0 && ws.warp->status == func::Warp::Status::Exited) finish_block(ws.cta_slot);
+  }
+  return changed;
+}
+
+StallReason Sm::dependency_reason(uint32_t slot, const InstOperands& ops) const {
+  const size_t base = static_cast<size_t>(slot) * std::max(1u, ctx_.regs.total());
+  uint8_t worst = kNotPending;
+  auto scan = [&](std::span<const RegRange> ranges) {
+    for (const RegRange& r : ranges)
+      for (uint32_t i = 0; i < r.count; ++i) worst = std::max(worst, pending_kind_[base + r.first + i]);
+  };
+  scan(ops.srcs());
+  scan(ops.dsts());
+  if (worst == kTextureFetch) return StallReason::kTexture;
+  if (worst == kMemory) return StallReason::kMemoryDependency;
+  return StallReason::kExecutionDependency;
+}
+
+StallReason Sm::classify(uint32_t slot, uint64_t now) const {
+  const WarpSlot& ws = warps_[slot];
+  const func::Warp& w = *ws.warp;
+  if (w.status == func::Warp::Status::Exited) return StallReason::kExited;
+  if (w.status == func::Warp::Status::AtBarrier) return StallReason::kBarrier;
+  if (ibuffer_.empty(slot)) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
+  if (ws.ready_at > now) return StallReason::kDivergence;
+  const IBufferEntry& head = ibuffer_.head(slot);
+  const InstTiming& t = (*ctx_.timing)[head.pc];
+  if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
+  switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
+    case IssueCheck::kReady: break;
+    case IssueCheck::kRawHazard:
+    case IssueCheck::kWawHazard: return dependency_reason(slot, t.operands);
+    case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
+  }
+  const Partition& part = partitions_[partition_of(slot)];
+  if (!part.units[static_cast<size_t>(t.unit)].can_accept(now)) return StallReason::kPipelineBusy;
+  const bool collector = std::any_of(part.collector_free.begin(), part.collector_free.end(),
+                                     [now](uint64_t free) { return free <= now; });
+  if (!collector) return StallReason::kPipelineBusy;
+  return StallReason::kNotSelected;  // ready: issued, or passed over by the policy
+}
+
+bool Sm::issue(uint32_t p, uint64_t now) {
+  Partition& part = partitions_[p];
+  part.ready.clear();
+  const uint32_t locals = part.ready.capacity();
+  uint32_t resident = 0;
+  for (uint32_t local = 0; local < locals; ++local) {
+    const uint32_t slot = slot_of(p, local);
+    if (!warps_[slot].resident) continue;
+    ++resident;
+    const StallReason r = classify(slot, now);
+    part.reasons[local] = r;
+    if (r == StallReason::kNotSelected) part.ready.set(local);
+  }
+  uint32_t issued = 0;
+  while (issued < issue_width_) {
+    const uint32_t chosen = part.scheduler->select(part.ready);
+    if (chosen == kNoWarp) break;
+    part.ready.reset(chosen);
+    const uint32_t slot = slot_of(p, chosen);
+    if (issued != 0) {  // an earlier issue this cycle may have taken what this warp needs
+      const StallReason r = classify(slot, now);
+      if (r != StallReason::kNotSelected) {
+        part.reasons[chosen] = r;
+        continue;
+      }
+    }
+    part.reasons[chosen] = StallReason::kIssued;
+    issue_instruction(slot, now);
+    ++issued;
+  }
+  if (resident == 0) {
+    ++last_scheduler_stalls_[static_cast<size_t>(StallReason::kNoWarp)];
+    return issued != 0;
+  }
+  StallCounts mine{};
+  for (uint32_t local = 0; local < locals; ++local)
+    if (warps_[slot_of(p, local)].resident) ++mine[static_cast<size_t>(part.reasons[local])];
+  for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += mine[i];
+  // The scheduler's reason: issued, or the most common reason among its warps (the first in
+  // the category order on a tie).
+  size_t reason = static_cast<size_t>(StallReason::kIssued);
+  if (issued == 0) {
+    reason = 0;
+    for (size_t i = 1; i < kStallReasonCount; ++i)
+      if (mine[i] > mine[reason]) reason = i;
+  }
+  ++last_scheduler_stalls_[reason];
+  return issued != 0;
+}
+
+void Sm::issue_instruction(uint32_t slot, uint64_t now) {
+  WarpSlot& ws = warps_[slot];
+  Partition& part = partitions_[partition_of(slot)];
+  const uint32_t local = local_of(slot);
+  func::Warp& w = *ws.warp;
+  ibuffer_.set_ready(slot, 0, true);
+  const IBufferEntry head = ibuffer_.pop(slot);
+  if (head.pc != w.pc)
+    throw std::logic_error(fmt::format("SM {}: warp slot {} issues PC {} but is at PC {}", id_, slot, head.pc, w.pc));
+  const InstTiming& t = (*ctx_.timing)[head.pc];
+  const Reservation writes = scoreboard_->reserve(slot, t.operands, head.token);
+  const size_t base = static_cast<size_t>(slot) * std::max(1u, ctx_.regs.total());
+  for (uint32_t i = 0; i < writes.count; ++i) {
+    const RegRange& r = writes.handles[i].range;
+    std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, pending_kind(t));
+  }
+
+  // Execute at issue.
+  const func::ExecInst& in = ctx_.kernel->code[head.pc];
+  const func::LaneMask lanes = func::guarded_lanes(in, w);
+  const size_t depth_before = w.divergence->depth();
+  w.clock = now;
+  w.exec = lanes;
+  CtaSlot& c = ctas_[ws.cta_slot];
+  if (ctx_.trace != nullptr) (*ctx_.trace)(c.cta, w, head.pc);
+  try {
+    func::execute(in, w, lanes);
+  } catch (func::FaultException& f) {
+    fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
+  }
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
+
+  // Operands through the register banks: one read per bank per cycle, from the issue cycle on.
+  const uint32_t banks = static_cast<uint32_t>(part.bank_free.size());
+  uint64_t last_read = now;
+  for (const RegRange& r : t.operands.srcs()) {
+    for (uint32_t i = 0; i < r.count; ++i) {
+      const uint32_t reg = r.first + i;
+      if (reg >= ctx_.regs.slot_count) continue;  // predicates have their own file
+      uint64_t& bank = part.bank_free[(reg + local) % banks];
+      const uint64_t read = std::max(now, bank);
+      bank = read + 1;
+      if (read > now) ++stats_.bank_conflicts;
+      last_read = std::max(last_read, read);
+    }
+  }
+  const uint64_t dispatch = last_read;
+  stats_.bank_conflict_cycles += dispatch - now;
+  for (uint64_t& collector : part.collector_free) {
+    if (collector <= now) {
+      collector = dispatch + 1;
+      break;
+    }
+  }
+
+  ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
+  uint64_t done = unit.accept(dispatch, w.width);
+  if (t.space != MemorySpace::kNone) done = std::max(done, dispatch + t.memory_latency);
+  const bool memory = t.space != MemorySpace::kNone;
+  if (writes.count != 0 || memory) {
+    completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, t.space == MemorySpace::kTexture,
+                                 writes});
+    ++ws.in_flight;
+    if (memory) ++ws.memory_in_flight;
+  }
+  if (t.long_latency) part.scheduler->on_long_latency(local);
+  part.scheduler->on_issue(local, now);
+  after_issue(slot, now, depth_before);
+}
+
+void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before) {
+  WarpSlot& ws = warps_[slot];
+  func::Warp& w = *ws.warp;
+  CtaSlot& c = ctas_[ws.cta_slot];
+  if (w.status == func::Warp::Status::Exited) {
+    flush(slot);
+  } else {
+    // Still on the fetched path? A taken branch, a reconvergence or a call moved the PC.
+    if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != w.pc : ws.fetch_pc != w.pc) flush(slot);
+    const size_t depth = w.divergence->depth();
+    const uint64_t push = ctx_.gpu->timing.simt_push_cycles, pop = ctx_.gpu->timing.simt_pop_cycles;
+    if (depth > depth_before && push != 0) ws.ready_at = now + 1 + push * (depth - depth_before);
+    if (depth < depth_before && pop != 0) ws.ready_at = now + 1 + pop * (depth_before - depth);
+  }
+  if (w.status != func::Warp::Status::Running) {
+    try {
+      c.runner->check_deadlock(c.cta);
+    } catch (func::LaunchFault& f) {
+      fail(ws.cta_slot, std::move(f));
+    }
+  }
+  if (w.status == func::Warp::Status::Exited && ws.in_flight == 0) finish_block(ws.cta_slot);
+}
+
+void Sm::flush(uint32_t slot) {
+  WarpSlot& ws = warps_[slot];
+  ibuffer_.flush(slot, [&](const IBufferEntry& e) { scoreboard_->discard(slot, e.token); });
+  ws.fetch_pc = ws.warp->pc;
+  if (ws.fetch_waiting) ws.fetch_ready = 0;  // the fill goes on in the cache; this warp no longer waits for it
+  ws.fetch_waiting = false;
+}
+
+void Sm::finish_block(uint32_t cta_slot) {
+  CtaSlot& c = ctas_[cta_slot];
+  for (uint32_t slot : c.warp_slots) {
+    const WarpSlot& ws = warps_[slot];
+    if (ws.warp->status != func::Warp::Status::Exited || ws.in_flight != 0) return;
+  }
+  for (uint32_t slot : c.warp_slots) {
+    warps_[slot].resident = false;
+    partitions_[partition_of(slot)].scheduler->on_warp_removed(local_of(slot));
+  }
+  resident_warps_ -= static_cast<uint32_t>(c.warp_slots.size());
+  --resident_blocks_;
+  c.busy = false;
+  finished_.push_back(c.block);
+}
+
+bool Sm::fetch(uint32_t p, uint64_t now) {
+  Partition& part = partitions_[p];
+  const uint32_t locals = part.ready.capacity();
+  const uint32_t code_size = static_cast<uint32_t>(ctx_.kernel->code.size());
+  const uint32_t line_bytes = ctx_.gpu->icache.line_bytes;
+  for (uint32_t i = 0; i < locals; ++i) {
+    const uint32_t local = (part.fetch_next + i) % locals;
+    const uint32_t slot = slot_of(p, local);
+    WarpSlot& ws = warps_[slot];
+    if (!ws.resident || ws.warp->status == func::Warp::Status::Exited) continue;
+    if (ibuffer_.full(slot) || ws.fetch_ready > now || ws.fetch_pc >= code_size) continue;
+    part.fetch_next = (local + 1) % locals;
+    const uint64_t address = ctx_.code_base + uint64_t{ws.fetch_pc} * kInstructionBytes;
+    const FetchResult r = icache_.access(address, now);
+    if (r.outcome != FetchOutcome::kHit) {
+      ws.fetch_ready = r.ready_cycle;
+      ws.fetch_waiting = true;
+      return true;
+    }
+    ws.fetch_waiting = false;
+    const uint64_t line = address / line_bytes;
+    for (uint32_t n = 0; n < ctx_.gpu->timing.fetch_width && !ibuffer_.full(slot) && ws.fetch_pc < code_size; ++n) {
+      if ((ctx_.code_base + uint64_t{ws.fetch_pc} * kInstructionBytes) / line_bytes != line) break;
+      const ScoreboardToken token = scoreboard_->on_decode(slot, (*ctx_.timing)[ws.fetch_pc].operands);
+      ibuffer_.push(slot, ws.fetch_pc, token);
+      ++ws.fetch_pc;
+    }
+    return true;
+  }
+  return false;
+}
+
+uint64_t Sm::next_change(uint64_t now) const {
+  uint64_t next = UINT64_MAX;
+  if (!completions_.empty()) next = completions_.top().cycle;
+  auto later = [&](uint64_t t) {
+    if (t > now) next = std::min(next, t);
+  };
+  for (const WarpSlot& ws : warps_) {
+    if (!ws.resident) continue;
+    later(ws.fetch_ready);
+    later(ws.ready_at);
+  }
+  for (const Partition& part : partitions_) {
+    for (const ExecutionUnit& u : part.units) later(u.next_free_cycle());
+    for (uint64_t c : part.collector_free) later(c);
+  }
+  return next;
+}
+
+void Sm::fail(uint32_t cta_slot, func::LaunchFault fault) const {
+  TimingFault f;
+  f.fault = std::move(fault);
+  f.cta.ctaid[0] = ctas_[cta_slot].cta.ctaid[0];
+  f.cta.ctaid[1] = ctas_[cta_slot].cta.ctaid[1];
+  f.cta.ctaid[2] = ctas_[cta_slot].cta.ctaid[2];
+  f.cta.linear_id = ctas_[cta_slot].cta.linear_id;
+  throw f;
+}
+
+void Sm::add_stats(KernelTiming& total) const {
+  total.warp_instructions += stats_.warp_instructions;
+  total.thread_instructions += stats_.thread_instructions;
+  total.resident_warp_cycles += stats_.resident_warp_cycles;
+  total.active_sm_cycles += stats_.active_sm_cycles;
+  for (size_t i = 0; i < kStallReasonCount; ++i) {
+    total.warp_stalls[i] += stats_.warp_stalls[i];
+    total.scheduler_stalls[i] += stats_.scheduler_stalls[i];
+  }
+  total.icache_hits += icache_.stats().hits;
+  total.icache_misses += icache_.stats().misses;
+  total.bank_conflicts += stats_.bank_conflicts;
+  total.bank_conflict_cycles += stats_.bank_conflict_cycles;
+  for (const Partition& part : partitions_) {
+    for (size_t u = 0; u < kUnitKindCount; ++u) {
+      total.units[u].warp_instructions += part.units[u].stats().warp_instructions;
+      total.units[u].busy_cycles += part.units[u].stats().busy_cycles;
+    }
+  }
+}
+
+}  // namespace lockstep::sim

@@ -1,0 +1,168 @@
+#pragma once
+// One streaming multiprocessor of the cycle-level model (docs/timing-model.md, "Sm"): warp slots
+// split over scheduler partitions, each partition with its warp scheduler, execution units,
+// register banks and operand collectors; one I-cache, I-buffer and scoreboard per SM. Execute at
+// issue: when a warp issues, the functional engine runs exactly that instruction (func/step.h),
+// so results equal functional mode's and the timing only decides when.
+//
+// Per cycle, in this order (a result written back in cycle t is visible to an issue in t + 1):
+//   1. writeback: completions due release their scoreboard entries (writeback ports permitting)
+//   2. issue: each scheduler classifies its warps (stall reason or ready), its policy picks,
+//      the chosen instruction executes functionally, reads its operands through the banks and
+//      enters its unit
+//   3. fetch and decode: each partition fetches for one warp through the I-cache into the I-buffer
+// Nothing on this path allocates: every structure is sized when the launch starts.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "func/bound_kernel.h"
+#include "func/cta_runner.h"
+#include "func/warp.h"
+#include "sim/execution_unit.h"
+#include "sim/instruction_buffer.h"
+#include "sim/instruction_cache.h"
+#include "sim/instruction_timing.h"
+#include "sim/kernel_timing.h"
+#include "sim/scoreboard.h"
+#include "sim/warp_scheduler.h"
+
+namespace lockstep::sim {
+
+// What every SM of a launch shares, read-only (the functional launch state aside: device memory
+// is the functional engine's, and SMs touch it only when an instruction issues).
+struct SmContext {
+  const config::GpuConfig* gpu = nullptr;
+  const func::BoundKernel* kernel = nullptr;
+  func::LaunchState* launch = nullptr;
+  func::RunOptions run;                          // warp width, divergence unit, %envreg
+  const func::TraceHook* trace = nullptr;        // may be null
+  const std::vector<InstTiming>* timing = nullptr;  // per instruction
+  RegisterSpace regs;
+  uint32_t blocks_per_sm = 1;
+  uint32_t shared_size = 0;   // bytes of shared memory per block
+  uint64_t code_base = 0;     // I-cache address of instruction 0
+};
+
+// A fault in the timing model, with the block it happened in.
+struct TimingFault {
+  func::LaunchFault fault;
+  func::CtaState cta;  // ids only (ctaid, linear_id)
+};
+
+class Sm {
+ public:
+  static constexpr uint32_t kInstructionBytes = 16;  // the I-cache address of PC p is base + 16 p
+
+  Sm(uint32_t id, const SmContext& context);
+  Sm(const Sm&) = delete;
+  Sm& operator=(const Sm&) = delete;
+
+  uint32_t id() const { return id_; }
+  // The CTA scheduler placed block `block` (linear index) here at `cycle`; its warps may fetch
+  // from cycle + timing.block_launch_cycles.
+  void start_block(uint64_t block, uint64_t cycle);
+
+  // Runs cycle `now`; returns true when any state changed (an issue, a fetch, a completion).
+  // Throws TimingFault for a device fault or a barrier deadlock.
+  bool cycle(uint64_t now);
+  // Blocks finished in the last cycle(), in the order they finished.
+  const std::vector<uint64_t>& finished_blocks() const { return finished_; }
+  // After a cycle that changed nothing: the first cycle at which something can change
+  // (UINT64_MAX: nothing pending). Every cycle before it would repeat the last one.
+  uint64_t next_change(uint64_t now) const;
+  // Charges `cycles` more cycles of the last cycle's stall reasons (idle skipping).
+  void repeat_last_cycle(uint64_t cycles);
+
+  bool busy() const { return resident_blocks_ != 0; }
+  // Adds this SM's figures to `total` (counts only; the launch fills the rest).
+  void add_stats(KernelTiming& total) const;
+
+ private:
+  struct WarpSlot {
+    bool resident = false;
+    uint32_t cta_slot = 0;
+    func::Warp* warp = nullptr;
+    uint32_t fetch_pc = 0;        // next PC to fetch
+    uint64_t fetch_ready = 0;     // a miss (or the block's launch) holds fetch until then
+    bool fetch_waiting = false;   // fetch_ready is a pending I-cache fill
+    uint64_t ready_at = 0;        // SIMT-stack push/pop costs hold issue until then
+    uint32_t in_flight = 0;       // issued instructions not yet complete
+    uint32_t memory_in_flight = 0;  // of those, memory accesses
+  };
+  struct CtaSlot {
+    bool busy = false;
+    std::unique_ptr<func::CtaRunner> runner;
+    func::CtaState cta;
+    uint64_t block = 0;
+    std::vector<uint32_t> warp_slots;  // SM warp slots of the block's warps, by warp index
+  };
+  struct Completion {
+    uint64_t cycle = 0;
+    uint64_t sequence = 0;  // issue order: completions of one cycle are handled in it
+    uint32_t warp_slot = 0;
+    bool memory = false;
+    bool long_latency = false;
+    bool texture = false;
+    Reservation writes;
+    bool operator>(const Completion& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
+    }
+  };
+  struct Partition {
+    explicit Partition(uint32_t warp_slots) : ready(warp_slots) {}
+    std::unique_ptr<WarpScheduler> scheduler;
+    std::vector<ExecutionUnit> units;      // by UnitKind
+    std::vector<uint64_t> bank_free;       // cycle each register bank can serve a read
+    std::vector<uint64_t> collector_free;  // cycle each operand collector is free
+    WarpSet ready;
+    std::vector<StallReason> reasons;      // per local warp slot, this cycle
+    uint32_t fetch_next = 0;               // round-robin fetch pointer (local slot)
+    uint32_t writebacks = 0;               // results written in the current cycle
+    uint64_t writeback_cycle = 0;
+  };
+
+  uint32_t partition_of(uint32_t slot) const { return slot % partitions_count_; }
+  uint32_t local_of(uint32_t slot) const { return slot / partitions_count_; }
+  uint32_t slot_of(uint32_t partition, uint32_t local) const { return local * partitions_count_ + partition; }
+
+  bool writeback(uint64_t now);
+  bool issue(uint32_t p, uint64_t now);
+  bool fetch(uint32_t p, uint64_t now);
+  StallReason classify(uint32_t slot, uint64_t now) const;
+  StallReason dependency_reason(uint32_t slot, const InstOperands& ops) const;
+  void issue_instruction(uint32_t slot, uint64_t now);
+  void after_issue(uint32_t slot, uint64_t now, size_t depth_before);
+  void flush(uint32_t slot);
+  void finish_block(uint32_t cta_slot);
+  [[noreturn]] void fail(uint32_t cta_slot, func::LaunchFault fault) const;
+
+  uint32_t id_;
+  const SmContext& ctx_;
+  uint32_t partitions_count_;
+  uint32_t issue_width_;
+  std::vector<Partition> partitions_;
+  std::vector<WarpSlot> warps_;
+  std::vector<CtaSlot> ctas_;
+  std::vector<uint8_t> pending_kind_;  // warps x registers: 0, or what produces the pending write
+  InstructionCache icache_;
+  InstructionBuffer ibuffer_;
+  std::unique_ptr<Scoreboard> scoreboard_;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
+  uint64_t sequence_ = 0;
+  uint64_t block_age_ = 0;
+  uint32_t resident_blocks_ = 0;
+  uint32_t resident_warps_ = 0;
+  std::vector<uint64_t> finished_;
+
+  // Figures.
+  KernelTiming stats_;
+  StallCounts last_warp_stalls_{};
+  StallCounts last_scheduler_stalls_{};
+  uint32_t last_resident_warps_ = 0;
+};
+
+}  // namespace lockstep::sim

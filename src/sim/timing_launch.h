@@ -1,0 +1,37 @@
+#pragma once
+// One kernel launch on the cycle-level GPU (docs/timing-model.md, "Gpu"): the CTA scheduler
+// places blocks on SMs as the occupancy calculator allows, every SM steps cycle by cycle, and
+// when no SM can change state before cycle T the clock jumps to T (idle skipping), charging the
+// skipped cycles' stalls at once. SMs are stepped in index order each cycle, and block
+// completions of one cycle reach the CTA scheduler in SM order, so a run is deterministic.
+#include <cstdint>
+#include <functional>
+
+#include "config/gpu_config.h"
+#include "func/bound_kernel.h"
+#include "func/cta_runner.h"
+#include "func/warp.h"
+#include "sim/kernel_timing.h"
+#include "sim/sm.h"
+
+namespace lockstep::sim {
+
+struct TimingLaunch {
+  const config::GpuConfig* gpu = nullptr;
+  const func::BoundKernel* kernel = nullptr;
+  func::LaunchState* launch = nullptr;
+  func::RunOptions run;
+  const func::TraceHook* trace = nullptr;
+  uint32_t shared_size = 0;            // bytes per block, static and dynamic
+  uint32_t static_shared = 0;          // of those, static (the occupancy request)
+  uint32_t registers_per_thread = 0;
+  bool registers_estimated = false;
+  uint64_t code_base = 0;              // I-cache address of the kernel's first instruction
+  std::function<void(uint64_t blocks_done)> on_block_done;  // may be empty
+};
+
+// Runs the launch to completion; throws TimingFault for a device fault or deadlock, and
+// std::invalid_argument when not one block fits an SM.
+KernelTiming run_timing_launch(const TimingLaunch& launch);
+
+}  // namespace lockstep::sim
