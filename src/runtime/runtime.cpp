@@ -160,7 +160,8 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
   }
   stats_.add(stats::LaunchRecord{k.name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
                                  static_cast<uint32_t>(shared), options_.warp_size, result.warp_instructions,
-                                 result.thread_instructions, result.fault ? result.fault->message : ""});
+                                 result.thread_instructions, result.fault ? result.fault->message : "",
+                                 result.timing});
   if (result.fault) {
     print(result.fault->message);
     sticky_ = fault_error(result.fault->kind);

@@ -1,11 +1,14 @@
 #pragma once
 // What a run did, launch by launch: the figures `lockstep run` prints at the end and writes to
 // --stats-json. Filled by whoever runs kernels (the drop-in runtime today); knows nothing about
-// how they ran.
+// how they ran beyond the plain figures below.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "sim/kernel_timing.h"
 
 namespace lockstep::stats {
 
@@ -18,6 +21,8 @@ struct LaunchRecord {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   std::string fault;  // the device fault report, "" when the launch finished cleanly
+  // What the cycle-level model measured; absent when the launch ran in functional mode.
+  std::optional<sim::KernelTiming> timing;
 
   // Active lanes per issued warp instruction over the warp width (1.0 when nothing ran).
   double simt_efficiency() const;
@@ -34,7 +39,9 @@ class RunStats {
   uint64_t total_thread_instructions() const { return total_thread_instructions_; }
   uint64_t total_warp_instructions() const { return total_warp_instructions_; }
   // One line per launch: "lockstep: kernel <name> grid (x,y,z) block (x,y,z) <n> warp
-  // instructions <m> thread instructions\n".
+  // instructions <m> thread instructions\n". A launch with timing adds one indented line of
+  // cycle-level figures after its own; when several launches have timing, a final line totals
+  // their cycles.
   std::string summary() const;
 
  private:

@@ -1,6 +1,7 @@
 #include "stats/stats_json.h"
 
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -12,24 +13,73 @@ using nlohmann::ordered_json;
 
 ordered_json dims(const std::array<uint32_t, 3>& d) { return ordered_json::array({d[0], d[1], d[2]}); }
 
+// Every reason in enum order, zeros included, so readers find the same keys in every launch.
+ordered_json stall_counts(const sim::StallCounts& counts) {
+  ordered_json j = ordered_json::object();
+  for (size_t r = 0; r < sim::kStallReasonCount; ++r)
+    j[std::string(sim::stall_reason_name(static_cast<sim::StallReason>(r)))] = counts[r];
+  return j;
+}
+
+// Each unit's issue-slot cycles over the launch's issue slots of one instruction per scheduler
+// per cycle (busy_cycles is summed over every partition of every SM).
+ordered_json unit_usage(const sim::KernelTiming& t) {
+  const double scheduler_cycles = double(t.cycles) * t.sm_count * t.schedulers_per_sm;
+  ordered_json j = ordered_json::object();
+  for (size_t u = 0; u < sim::kUnitKindCount; ++u) {
+    const sim::UnitUsage& usage = t.units[u];
+    ordered_json unit;
+    unit["warp_instructions"] = usage.warp_instructions;
+    unit["busy_cycles"] = usage.busy_cycles;
+    unit["utilisation"] = scheduler_cycles > 0 ? double(usage.busy_cycles) / scheduler_cycles : 0.0;
+    j[std::string(sim::unit_kind_name(static_cast<sim::UnitKind>(u)))] = std::move(unit);
+  }
+  return j;
+}
+
+ordered_json timing_json(const sim::KernelTiming& t) {
+  ordered_json j;
+  j["cycles"] = t.cycles;
+  j["ipc"] = t.ipc();
+  j["issue_slot_utilisation"] = t.issue_slot_utilisation();
+  j["achieved_occupancy"] = t.achieved_occupancy();
+  ordered_json theoretical;
+  theoretical["blocks_per_sm"] = t.blocks_per_sm;
+  theoretical["limited_by"] = t.occupancy_limited_by;
+  theoretical["registers_per_thread"] = t.registers_per_thread;
+  theoretical["registers_estimated"] = t.registers_estimated;
+  j["theoretical"] = std::move(theoretical);
+  j["warp_stalls"] = stall_counts(t.warp_stalls);
+  j["scheduler_stalls"] = stall_counts(t.scheduler_stalls);
+  j["icache"] = {{"hits", t.icache_hits}, {"misses", t.icache_misses}};
+  j["register_banks"] = {{"conflicts", t.bank_conflicts}, {"conflict_cycles", t.bank_conflict_cycles}};
+  j["units"] = unit_usage(t);
+  j["sm_count"] = t.sm_count;
+  j["schedulers_per_sm"] = t.schedulers_per_sm;
+  return j;
+}
+
 // Figures summed over several launches.
 struct Totals {
   uint64_t launches = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t lane_slots = 0;  // warp instructions × warp width
+  std::optional<uint64_t> cycles;  // summed over the launches with timing; none: no launch had it
 
   void add(const LaunchRecord& r) {
     ++launches;
     warp_instructions += r.warp_instructions;
     thread_instructions += r.thread_instructions;
     lane_slots += r.warp_instructions * r.warp_size;
+    if (r.timing) cycles = cycles.value_or(0) + r.timing->cycles;
   }
   void write(ordered_json& j) const {
     j["launches"] = launches;
     j["warp_instructions"] = warp_instructions;
     j["thread_instructions"] = thread_instructions;
     j["simt_efficiency"] = lane_slots == 0 ? 1.0 : double(thread_instructions) / double(lane_slots);
+    j["cycles"] = cycles ? ordered_json(*cycles) : ordered_json(nullptr);
   }
 };
 
@@ -60,6 +110,7 @@ std::string stats_json(const RunStats& stats, const RunContext& context) {
     l["thread_instructions"] = r.thread_instructions;
     l["simt_efficiency"] = r.simt_efficiency();
     l["fault"] = r.fault.empty() ? ordered_json(nullptr) : ordered_json(r.fault);
+    l["timing"] = r.timing ? timing_json(*r.timing) : ordered_json(nullptr);
     launches.push_back(std::move(l));
     all.add(r);
     if (by_kernel.find(r.kernel) == by_kernel.end()) order.push_back(r.kernel);

@@ -8,9 +8,10 @@ namespace {
 
 RunStats two_kernels() {
   RunStats s;
-  s.add(LaunchRecord{"scale", {4, 1, 1}, {256, 1, 1}, 0, 32, 100, 3000, ""});
-  s.add(LaunchRecord{"sum", {1, 1, 1}, {64, 2, 1}, 512, 32, 10, 160, ""});
-  s.add(LaunchRecord{"scale", {2, 1, 1}, {256, 1, 1}, 0, 32, 50, 1600, "trap in kernel 'scale'"});
+  s.add(LaunchRecord{"scale", {4, 1, 1}, {256, 1, 1}, 0, 32, 100, 3000, "", std::nullopt});
+  s.add(LaunchRecord{"sum", {1, 1, 1}, {64, 2, 1}, 512, 32, 10, 160, "", std::nullopt});
+  s.add(LaunchRecord{"scale", {2, 1, 1}, {256, 1, 1}, 0, 32, 50, 1600, "trap in kernel 'scale'",
+                     std::nullopt});
   return s;
 }
 
@@ -21,7 +22,7 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
   c.program = {"./app", "-n", "4"};
   const std::string expected = R"json({
   "schema": "lockstep-stats",
-  "version": 1,
+  "version": 2,
   "mode": "functional",
   "program": [
     "./app",
@@ -51,7 +52,8 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 100,
       "thread_instructions": 3000,
       "simt_efficiency": 0.9375,
-      "fault": null
+      "fault": null,
+      "timing": null
     },
     {
       "index": 1,
@@ -70,7 +72,8 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 10,
       "thread_instructions": 160,
       "simt_efficiency": 0.5,
-      "fault": null
+      "fault": null,
+      "timing": null
     },
     {
       "index": 2,
@@ -89,7 +92,8 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 50,
       "thread_instructions": 1600,
       "simt_efficiency": 1.0,
-      "fault": "trap in kernel 'scale'"
+      "fault": "trap in kernel 'scale'",
+      "timing": null
     }
   ],
   "kernels": [
@@ -98,32 +102,35 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "launches": 2,
       "warp_instructions": 150,
       "thread_instructions": 4600,
-      "simt_efficiency": 0.9583333333333334
+      "simt_efficiency": 0.9583333333333334,
+      "cycles": null
     },
     {
       "kernel": "sum",
       "launches": 1,
       "warp_instructions": 10,
       "thread_instructions": 160,
-      "simt_efficiency": 0.5
+      "simt_efficiency": 0.5,
+      "cycles": null
     }
   ],
   "totals": {
     "launches": 3,
     "warp_instructions": 160,
     "thread_instructions": 4760,
-    "simt_efficiency": 0.9296875
+    "simt_efficiency": 0.9296875,
+    "cycles": null
   }
 }
 )json";
   EXPECT_EQ(stats_json(two_kernels(), c), expected);
 }
 
-TEST(StatsJson, EmptyRunHasEmptyListsAndFullEfficiency) {
+TEST(StatsJson, EmptyRunHasEmptyListsFullEfficiencyAndNoCycles) {
   const std::string json = stats_json(RunStats{}, RunContext{});
   EXPECT_NE(json.find("\"launches\": [],"), std::string::npos) << json;
   EXPECT_NE(json.find("\"totals\": {\n    \"launches\": 0,\n    \"warp_instructions\": 0,\n    "
-                      "\"thread_instructions\": 0,\n    \"simt_efficiency\": 1.0\n  }"),
+                      "\"thread_instructions\": 0,\n    \"simt_efficiency\": 1.0,\n    \"cycles\": null\n  }"),
             std::string::npos)
       << json;
 }
