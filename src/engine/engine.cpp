@@ -300,6 +300,8 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
     result.thread_instructions = result.timing->thread_instructions;
   } catch (const sim::TimingFault& f) {
     result.fault = make_report(*m, k, f.fault, f.cta, launch, options.warp_size);
+    result.warp_instructions = f.warp_instructions;
+    result.thread_instructions = f.thread_instructions;
   }
 }
 

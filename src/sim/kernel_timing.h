@@ -20,6 +20,7 @@ constexpr std::string_view unit_kind_name(UnitKind u) {
 struct UnitUsage {
   uint64_t warp_instructions = 0;
   uint64_t busy_cycles = 0;  // issue-slot cycles held, summed over every partition of every SM
+  friend bool operator==(const UnitUsage&, const UnitUsage&) = default;
 };
 
 struct KernelTiming {
@@ -48,6 +49,8 @@ struct KernelTiming {
   uint64_t bank_conflicts = 0;        // operand reads that waited for their bank
   uint64_t bank_conflict_cycles = 0;  // dispatch delay they caused, summed
   std::array<UnitUsage, kUnitKindCount> units{};
+
+  friend bool operator==(const KernelTiming&, const KernelTiming&) = default;
 
   // Derived figures.
   double ipc() const { return cycles ? double(warp_instructions) / double(cycles) : 0.0; }

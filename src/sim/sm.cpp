@@ -20,6 +20,12 @@ PendingKind pending_kind(const InstTiming& t) {
   return kArithmetic;
 }
 
+// Stalls that only a completion of the warp's own writes can end.
+bool is_dependency_stall(StallReason r) {
+  return r == StallReason::kExecutionDependency || r == StallReason::kMemoryDependency ||
+         r == StallReason::kTexture || r == StallReason::kScoreboardFull;
+}
+
 ExecutionUnitOptions unit_options(const config::UnitTiming& u) {
   return {u.latency, u.initiation_interval, u.lanes};
 }
@@ -72,6 +78,7 @@ Sm::Sm(uint32_t id, const SmContext& context)
 }
 
 void Sm::start_block(uint64_t block, uint64_t cycle) {
+  charge_idle_until(cycle);
   auto free_cta = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.busy; });
   if (free_cta == ctas_.end()) throw std::logic_error(fmt::format("SM {}: no free block slot", id_));
   CtaSlot& c = *free_cta;
@@ -109,18 +116,19 @@ bool Sm::cycle(uint64_t now) {
   finished_.clear();
   last_warp_stalls_ = {};
   last_scheduler_stalls_ = {};
-  last_resident_warps_ = resident_warps_;
-  if (resident_blocks_ == 0 && completions_.empty()) {
-    last_scheduler_stalls_[static_cast<size_t>(StallReason::kNoWarp)] = partitions_count_;
-    repeat_last_cycle(1);
-    return false;
-  }
   bool changed = writeback(now);
   last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= issue(p, now);
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= fetch(p, now);
   repeat_last_cycle(1);
+  if (idle()) idle_since_ = now + 1;
   return changed || !finished_.empty();
+}
+
+void Sm::charge_idle_until(uint64_t cycle) {
+  if (!idle() || cycle <= idle_since_) return;
+  stats_.scheduler_stalls[static_cast<size_t>(StallReason::kNoWarp)] += uint64_t{partitions_count_} * (cycle - idle_since_);
+  idle_since_ = cycle;
 }
 
 void Sm::repeat_last_cycle(uint64_t cycles) {
@@ -156,6 +164,7 @@ bool Sm::writeback(uint64_t now) {
       }
     }
     WarpSlot& ws = warps_[c.warp_slot];
+    ws.stall_cached = false;
     --ws.in_flight;
     if (c.memory) --ws.memory_in_flight;
     if (c.long_latency) part.scheduler->on_long_latency_done(local_of(c.warp_slot));
@@ -208,12 +217,21 @@ bool Sm::issue(uint32_t p, uint64_t now) {
   part.ready.clear();
   const uint32_t locals = part.ready.capacity();
   uint32_t resident = 0;
+  StallCounts mine{};
   for (uint32_t local = 0; local < locals; ++local) {
     const uint32_t slot = slot_of(p, local);
-    if (!warps_[slot].resident) continue;
+    WarpSlot& ws = warps_[slot];
+    if (!ws.resident) continue;
     ++resident;
-    const StallReason r = classify(slot, now);
+    StallReason r;
+    if (ws.stall_cached) {
+      r = ws.cached_stall;
+    } else {
+      r = classify(slot, now);
+      if (is_dependency_stall(r)) ws.stall_cached = true, ws.cached_stall = r;
+    }
     part.reasons[local] = r;
+    ++mine[static_cast<size_t>(r)];
     if (r == StallReason::kNotSelected) part.ready.set(local);
   }
   uint32_t issued = 0;
@@ -222,14 +240,17 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     if (chosen == kNoWarp) break;
     part.ready.reset(chosen);
     const uint32_t slot = slot_of(p, chosen);
+    --mine[static_cast<size_t>(StallReason::kNotSelected)];
     if (issued != 0) {  // an earlier issue this cycle may have taken what this warp needs
       const StallReason r = classify(slot, now);
       if (r != StallReason::kNotSelected) {
         part.reasons[chosen] = r;
+        ++mine[static_cast<size_t>(r)];
         continue;
       }
     }
     part.reasons[chosen] = StallReason::kIssued;
+    ++mine[static_cast<size_t>(StallReason::kIssued)];
     issue_instruction(slot, now);
     ++issued;
   }
@@ -237,9 +258,6 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     ++last_scheduler_stalls_[static_cast<size_t>(StallReason::kNoWarp)];
     return issued != 0;
   }
-  StallCounts mine{};
-  for (uint32_t local = 0; local < locals; ++local)
-    if (warps_[slot_of(p, local)].resident) ++mine[static_cast<size_t>(part.reasons[local])];
   for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += mine[i];
   // The scheduler's reason: issued, or the most common reason among its warps (the first in
   // the category order on a tie).
@@ -258,6 +276,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   Partition& part = partitions_[partition_of(slot)];
   const uint32_t local = local_of(slot);
   func::Warp& w = *ws.warp;
+  ws.stall_cached = false;
   ibuffer_.set_ready(slot, 0, true);
   const IBufferEntry head = ibuffer_.pop(slot);
   if (head.pc != w.pc)
@@ -278,13 +297,13 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   w.exec = lanes;
   CtaSlot& c = ctas_[ws.cta_slot];
   if (ctx_.trace != nullptr) (*ctx_.trace)(c.cta, w, head.pc);
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
   try {
     func::execute(in, w, lanes);
   } catch (func::FaultException& f) {
     fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
   }
-  ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
 
   // Operands through the register banks: one read per bank per cycle, from the issue cycle on.
   const uint32_t banks = static_cast<uint32_t>(part.bank_free.size());
@@ -351,6 +370,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before) {
 void Sm::flush(uint32_t slot) {
   WarpSlot& ws = warps_[slot];
   ibuffer_.flush(slot, [&](const IBufferEntry& e) { scoreboard_->discard(slot, e.token); });
+  ws.stall_cached = false;
   ws.fetch_pc = ws.warp->pc;
   if (ws.fetch_waiting) ws.fetch_ready = 0;  // the fill goes on in the cache; this warp no longer waits for it
   ws.fetch_waiting = false;

@@ -51,6 +51,8 @@ struct SmContext {
 struct TimingFault {
   func::LaunchFault fault;
   func::CtaState cta;  // ids only (ctaid, linear_id)
+  uint64_t warp_instructions = 0;    // issued before the fault, the faulting one included
+  uint64_t thread_instructions = 0;
 };
 
 class Sm {
@@ -77,7 +79,13 @@ class Sm {
   // Charges `cycles` more cycles of the last cycle's stall reasons (idle skipping).
   void repeat_last_cycle(uint64_t cycles);
 
-  bool busy() const { return resident_blocks_ != 0; }
+  // No resident block and nothing in flight: cycle() would change nothing. The launch does not
+  // step an idle SM; it charges the idle stretch with charge_idle_until when the SM wakes up
+  // (a block is placed on it) or the launch ends.
+  bool idle() const { return resident_blocks_ == 0 && completions_.empty(); }
+  // Charges the cycles from when the SM went idle up to (not including) `cycle` as scheduler
+  // cycles with no warp. No-op while the SM is not idle.
+  void charge_idle_until(uint64_t cycle);
   // Adds this SM's figures to `total` (counts only; the launch fills the rest).
   void add_stats(KernelTiming& total) const;
 
@@ -92,6 +100,11 @@ class Sm {
     uint64_t ready_at = 0;        // SIMT-stack push/pop costs hold issue until then
     uint32_t in_flight = 0;       // issued instructions not yet complete
     uint32_t memory_in_flight = 0;  // of those, memory accesses
+    // A dependency stall (RAW, WAW, table full) holds until one of the warp's writes completes
+    // or the warp's I-buffer changes at its head: until then issue() reuses the reason instead
+    // of asking the scoreboard again (most warps wait so most cycles; this keeps them cheap).
+    bool stall_cached = false;
+    StallReason cached_stall = StallReason::kExecutionDependency;
   };
   struct CtaSlot {
     bool busy = false;
@@ -156,6 +169,7 @@ class Sm {
   uint64_t block_age_ = 0;
   uint32_t resident_blocks_ = 0;
   uint32_t resident_warps_ = 0;
+  uint64_t idle_since_ = 0;  // while idle(): the first cycle not yet charged
   std::vector<uint64_t> finished_;
 
   // Figures.

@@ -11,6 +11,47 @@
 
 namespace lockstep::sim {
 
+namespace {
+
+// Steps the SMs cycle by cycle until every block of the launch is done; `now` ends at the last
+// cycle.
+void run_cycles(std::vector<std::unique_ptr<Sm>>& sms, CtaScheduler& blocks, const TimingLaunch& l, uint64_t& now,
+                uint64_t& done, uint64_t total_blocks) {
+  std::vector<bool> stepped(sms.size(), false);
+  while (true) {
+    bool changed = false;
+    for (size_t i = 0; i < sms.size(); ++i) {
+      stepped[i] = !sms[i]->idle();
+      if (stepped[i]) changed |= sms[i]->cycle(now);
+    }
+    for (size_t s = 0; s < sms.size(); ++s) {
+      if (!stepped[s]) continue;  // its finished_blocks() are from an earlier cycle
+      const auto& sm = sms[s];
+      for (size_t i = 0; i < sm->finished_blocks().size(); ++i) {
+        ++done;
+        if (l.on_block_done) l.on_block_done(done);
+        if (auto next = blocks.on_block_done(sm->id(), now)) sms[next->sm]->start_block(next->block, now + 1);
+      }
+    }
+    if (blocks.done()) break;
+    if (changed) {
+      ++now;
+      continue;
+    }
+    uint64_t next = UINT64_MAX;
+    for (const auto& sm : sms)
+      if (!sm->idle()) next = std::min(next, sm->next_change(now));
+    if (next == UINT64_MAX)
+      throw std::logic_error(fmt::format("the timing model stalled at cycle {} with {} of {} blocks done", now, done,
+                                         total_blocks));
+    for (auto& sm : sms)
+      if (!sm->idle()) sm->repeat_last_cycle(next - now - 1);
+    now = next;
+  }
+}
+
+}  // namespace
+
 KernelTiming run_timing_launch(const TimingLaunch& l) {
   const config::GpuConfig& gpu = *l.gpu;
   const func::LaunchState& launch = *l.launch;
@@ -52,28 +93,14 @@ KernelTiming run_timing_launch(const TimingLaunch& l) {
   for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) sms[p.sm]->start_block(p.block, 0);
 
   uint64_t now = 0, done = 0;
-  while (true) {
-    bool changed = false;
-    for (auto& sm : sms) changed |= sm->cycle(now);
-    for (auto& sm : sms) {
-      for (size_t i = 0; i < sm->finished_blocks().size(); ++i) {
-        ++done;
-        if (l.on_block_done) l.on_block_done(done);
-        if (auto next = blocks->on_block_done(sm->id(), now)) sms[next->sm]->start_block(next->block, now + 1);
-      }
-    }
-    if (blocks->done()) break;
-    if (changed) {
-      ++now;
-      continue;
-    }
-    uint64_t next = UINT64_MAX;
-    for (const auto& sm : sms) next = std::min(next, sm->next_change(now));
-    if (next == UINT64_MAX)
-      throw std::logic_error(fmt::format("the timing model stalled at cycle {} with {} of {} blocks done", now, done,
-                                         total_blocks));
-    for (auto& sm : sms) sm->repeat_last_cycle(next - now - 1);
-    now = next;
+  try {
+    run_cycles(sms, *blocks, l, now, done, total_blocks);
+  } catch (TimingFault& f) {
+    KernelTiming partial;
+    for (const auto& sm : sms) sm->add_stats(partial);
+    f.warp_instructions = partial.warp_instructions;
+    f.thread_instructions = partial.thread_instructions;
+    throw;
   }
 
   KernelTiming t;
@@ -87,7 +114,10 @@ KernelTiming run_timing_launch(const TimingLaunch& l) {
   t.occupancy_limited_by = limit_names(occupancy.limited_by);
   t.registers_per_thread = l.registers_per_thread;
   t.registers_estimated = l.registers_estimated;
-  for (const auto& sm : sms) sm->add_stats(t);
+  for (auto& sm : sms) {
+    sm->charge_idle_until(t.cycles);
+    sm->add_stats(t);
+  }
   return t;
 }
 

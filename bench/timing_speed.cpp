@@ -1,0 +1,70 @@
+// Timing-mode speed: simulated warp-instructions and simulated cycles per second of host time
+// for the reference workloads (the FMA loop and saxpy of functional_speed.cpp) on the cycle-level
+// model of a preset (h100 unless --gpu names another). Single-threaded; run on an idle core.
+//
+//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME]
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "engine/engine.h"
+#include "fmt/format.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void report(const char* name, const lockstep::LaunchResult& r, double seconds) {
+  const lockstep::sim::KernelTiming& t = *r.timing;
+  fmt::print("{:<28} {:>7.2f} M warp-inst/s  {:>8.3f} M cycles/s  {:>10} cycles  IPC {:>6.2f}  {:>7.3f} s\n", name,
+             t.warp_instructions / seconds / 1e6, t.cycles / seconds / 1e6, t.cycles, t.ipc(), seconds);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string gpu = "h100";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) gpu = argv[++i];
+  }
+  lockstep::EngineOptions options;
+  options.timing = std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(gpu));
+  options.warp_size = options.timing->sm.warp_size;
+  lockstep::Engine engine(options);
+  const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_BENCH_PTX);
+  fmt::print("timing mode on the {} preset\n", gpu);
+
+  {  // compute-bound: enough blocks to fill every SM
+    const uint32_t threads = quick ? 65536 : 270336;  // 256 / 1056 blocks of 256: 8 per SM, 2 / 1 rounds
+    const int iterations = quick ? 64 : 256;
+    const uint64_t out = engine.malloc(threads * sizeof(float));
+    const auto start = Clock::now();
+    const lockstep::LaunchResult r = engine.launch(m, "fma_loop", {threads / 256, 1, 1}, {256, 1, 1}, 0,
+                                                   {lockstep::KernelArg::of(out), lockstep::KernelArg::of(iterations)});
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (r.fault || !r.timing) return 1;
+    report("fma_loop (compute-bound)", r, seconds);
+  }
+  {  // memory-bound
+    const uint32_t n = quick ? (1u << 20) : (4u << 20);
+    std::vector<float> x(n, 1.0f), y(n, 2.0f);
+    const uint64_t dx = engine.malloc(n * sizeof(float)), dy = engine.malloc(n * sizeof(float));
+    engine.copy_to_device(dx, x.data(), n * sizeof(float));
+    engine.copy_to_device(dy, y.data(), n * sizeof(float));
+    const float a = 2.0f;
+    const auto start = Clock::now();
+    const lockstep::LaunchResult r =
+        engine.launch(m, "saxpy", {n / 256, 1, 1}, {256, 1, 1}, 0,
+                      {lockstep::KernelArg::of(n), lockstep::KernelArg::of(a), lockstep::KernelArg::of(dx),
+                       lockstep::KernelArg::of(dy)});
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (r.fault || !r.timing) return 1;
+    report(quick ? "saxpy 1M (memory-bound)" : "saxpy 4M (memory-bound)", r, seconds);
+  }
+  return 0;
+}
