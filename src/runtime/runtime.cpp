@@ -154,6 +154,7 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
     sticky_ = cudaErrorLaunchFailure;
     return record(cudaErrorLaunchFailure);
   }
+  if (result.timing) device_cycles_ += result.timing->cycles;
   if (!result.printf_output.empty()) {
     std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), out_);
     std::fflush(out_);
@@ -213,7 +214,7 @@ bool Runtime::record_event(void* event) {
   auto it = events_.find(event);
   if (it == events_.end()) return false;
   it->second->recorded = true;
-  it->second->at = stats_.total_thread_instructions();
+  it->second->at = options_.timing ? device_cycles_ : stats_.total_thread_instructions();
   return true;
 }
 
@@ -225,7 +226,7 @@ bool Runtime::elapsed_ms(void* start, void* stop, float& ms) const {
   auto a = events_.find(start), b = events_.find(stop);
   if (a == events_.end() || b == events_.end() || !a->second->recorded || !b->second->recorded) return false;
   const double delta = double(b->second->at) - double(a->second->at);
-  ms = static_cast<float>(delta / thread_instructions_per_ms());
+  ms = static_cast<float>(delta / (options_.timing ? double(options_.preset.clock_khz) : thread_instructions_per_ms()));
   return true;
 }
 

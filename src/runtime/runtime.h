@@ -176,8 +176,10 @@ class Runtime {
   // Prints "lockstep: <function> is not supported yet" the first time per function.
   void report_unsupported(const char* function);
 
-  // Streams and events. An event records the number of thread instructions run so far;
-  // elapsed time converts instructions at the nominal rate below.
+  // Streams and events. An event records how far the device got: in timing mode the modelled
+  // cycles of the kernels run so far (kernels run back to back, so elapsed time is cycles at the
+  // preset's clock); in functional mode the thread instructions run so far, which elapsed time
+  // converts at the nominal rate below.
   void* create_stream();
   bool destroy_stream(void* stream);
   // The default stream (0), the special handles cudaStreamLegacy (1) and cudaStreamPerThread (2),
@@ -223,6 +225,7 @@ class Runtime {
   std::FILE* out_;
   std::FILE* err_;
   Engine engine_;
+  uint64_t device_cycles_ = 0;  // timing mode: modelled cycles of every launch so far
   ModuleTable modules_;
   std::vector<LaunchConfig> configs_;
   std::map<uint64_t, uint64_t> device_ranges_;  // base -> bytes: allocations and module variables
