@@ -66,6 +66,31 @@ TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   EXPECT_EQ(stats["totals"]["launches"], 1);
 }
 
+TEST(RunReports, StatsJsonOfATimingRun) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("lockstep_timing_stats_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  const ProgramOutcome r =
+      run_lockstep(program("vector_add"), {"--mode", "timing", "--gpu", "teaching", "--stats-json", file});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(file));
+  std::filesystem::remove(file);
+  EXPECT_EQ(stats["mode"], "timing");
+  ASSERT_EQ(stats["launches"].size(), 1u);
+  const nlohmann::json& timing = stats["launches"][0]["timing"];
+  ASSERT_TRUE(timing.is_object()) << stats.dump(2);
+  const uint64_t cycles = timing["cycles"].get<uint64_t>();
+  EXPECT_GT(cycles, 0u);
+  EXPECT_EQ(stats["totals"]["cycles"], cycles);
+  // Every resident warp-cycle has one reason: issued ones are the warp instructions.
+  EXPECT_EQ(timing["warp_stalls"]["issued"], stats["launches"][0]["warp_instructions"]);
+  EXPECT_EQ(timing["sm_count"], 2);
+  // vector_add's kernel registers come from ptxas (the program carries an sm_80 cubin only).
+  EXPECT_EQ(timing["theoretical"]["registers_estimated"], false);
+  // The summary on stderr has the figures line.
+  EXPECT_NE(r.err.find("\nlockstep:   cycles " + std::to_string(cycles) + " IPC "), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace lockstep::test
 

@@ -67,3 +67,26 @@ TEST(ScoreboardPolicy, OneEntryLoadIssueCycles) {
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// timing.writeback_ports: the last load (issued at 12) and the first add (issued at 408) both
+// complete at 412. With four ports both write; the second add issues at 412. With one port per
+// partition the older completion, the load, writes first and the add's %f1 waits until 413, so
+// the second add issues at 413. Later the index arithmetic meets more such collisions (its
+// results arrive together): the mad issues at 425 instead of 423.
+TEST(WritebackPorts, OneResultPerCycleDelaysTheSecond) {
+  auto trace = [](int ports) {
+    auto engine = timing_engine(
+        timing_gpu("teaching", {"icache.miss_latency=1", fmt::format("timing.writeback_ports={}", ports)}));
+    return issue_trace(*engine, four_loads(), 1, 8);
+  };
+  EXPECT_EQ(trace(4), "2:10 6:11 8:12 10:13 12:14 408:15 412:16 416:17 417:19 418:20 419:21 423:22 424:23 427:24 "
+                      "431:25 435:26 436:27 437:27 ");
+  EXPECT_EQ(trace(1), "2:10 6:11 8:12 10:13 12:14 408:15 413:16 417:17 418:19 419:20 420:21 425:22 426:23 429:24 "
+                      "433:25 437:26 438:27 439:27 ");
+}
+
+}  // namespace
+}  // namespace lockstep::test
