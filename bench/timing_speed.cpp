@@ -21,6 +21,15 @@ void report(const char* name, const lockstep::LaunchResult& r, double seconds) {
   const lockstep::sim::KernelTiming& t = *r.timing;
   fmt::print("{:<28} {:>7.2f} M warp-inst/s  {:>8.3f} M cycles/s  {:>10} cycles  IPC {:>6.2f}  {:>7.3f} s\n", name,
              t.warp_instructions / seconds / 1e6, t.cycles / seconds / 1e6, t.cycles, t.ipc(), seconds);
+  uint64_t total = 0;
+  for (uint64_t n : t.warp_stalls) total += n;
+  std::string stalls;
+  for (size_t i = 0; i < t.warp_stalls.size(); ++i) {
+    if (t.warp_stalls[i] * 50 < total) continue;  // under 2%
+    stalls += fmt::format(" {} {:.1f}%", lockstep::sim::stall_reason_name(static_cast<lockstep::sim::StallReason>(i)),
+                          100.0 * t.warp_stalls[i] / total);
+  }
+  fmt::print("{:<28} warp-cycles:{}\n", "", stalls);
 }
 
 }  // namespace

@@ -42,6 +42,13 @@ class InstructionBuffer {
   const IBufferEntry& entry(uint32_t warp, uint32_t position) const;
   const IBufferEntry& head(uint32_t warp) const { return entry(warp, 0); }
 
+  // Unchecked forms for the SM's per-cycle path (warp < warps, the caller's invariant).
+  uint32_t count(uint32_t warp) const { return count_[warp]; }
+  bool has_room(uint32_t warp) const { return count_[warp] < options_.entries_per_warp; }
+  const IBufferEntry& front(uint32_t warp) const {
+    return slots_[size_t{warp} * options_.entries_per_warp + head_[warp]];
+  }
+
   // Decode appends an instruction behind the others, valid and not ready. Throws std::logic_error
   // when the warp's entries are full (fetch must check full() first: back-pressure, not a drop).
   void push(uint32_t warp, uint32_t pc, ScoreboardToken token);

@@ -193,9 +193,9 @@ StallReason Sm::classify(uint32_t slot, uint64_t now) const {
   const func::Warp& w = *ws.warp;
   if (w.status == func::Warp::Status::Exited) return StallReason::kExited;
   if (w.status == func::Warp::Status::AtBarrier) return StallReason::kBarrier;
-  if (ibuffer_.empty(slot)) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
+  if (ibuffer_.count(slot) == 0) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
   if (ws.ready_at > now) return StallReason::kDivergence;
-  const IBufferEntry& head = ibuffer_.head(slot);
+  const IBufferEntry& head = ibuffer_.front(slot);
   const InstTiming& t = (*ctx_.timing)[head.pc];
   if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
   switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
@@ -402,7 +402,7 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
     if (!ws.resident || ws.warp->status == func::Warp::Status::Exited) continue;
-    if (ibuffer_.full(slot) || ws.fetch_ready > now || ws.fetch_pc >= code_size) continue;
+    if (!ibuffer_.has_room(slot) || ws.fetch_ready > now || ws.fetch_pc >= code_size) continue;
     part.fetch_next = (local + 1) % locals;
     const uint64_t address = ctx_.code_base + uint64_t{ws.fetch_pc} * kInstructionBytes;
     const FetchResult r = icache_.access(address, now);
