@@ -91,6 +91,7 @@ struct GpuConfig {
     uint32_t simt_pop_cycles = 0;    // timing.simt_pop_cycles: cost of a SIMT-stack pop
     std::string cta_scheduler;       // timing.cta_scheduler: round-robin
     uint32_t block_launch_cycles = 0;  // timing.block_launch_cycles: from placement to first fetch
+    bool kernel_overlap = false;       // timing.kernel_overlap: "tail" (true) or "serial"
   } timing;
 };
 

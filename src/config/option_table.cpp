@@ -144,6 +144,9 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(choice("timing.cta_scheduler", {"round-robin"}, "how blocks are placed on SMs"));
   s.push_back(integer("timing.block_launch_cycles", 0, 100000,
                       "cycles from placing a block on an SM to its warps' first fetch"));
+  s.push_back(choice("timing.kernel_overlap", {"serial", "tail"},
+                     "serial: a launch starts when the one before has finished on every SM; tail: its blocks "
+                     "may start on an SM as soon as that SM finished its blocks of the launch before"));
   return s;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -39,6 +40,9 @@ struct Engine::Impl {
   std::function<void(const TraceEvent&)> trace;
   std::function<void(const LaunchProgress&)> progress;
   uint64_t next_grid_id = 1;
+  // Timing mode: the device clock after the last launch, and per SM the cycle it freed.
+  uint64_t device_clock = 0;
+  std::vector<uint64_t> sm_free;
 
   const LoadedModule& module(ModuleId id) const {
     if (id.index >= modules.size()) throw std::invalid_argument("unknown module");
@@ -294,8 +298,20 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
       progress(progress_state);
     };
   }
+  // Where this launch starts: when the last one ended, or (tail overlap) when the first SM
+  // freed, each SM taking blocks from the cycle it freed.
+  const bool overlap = options.timing->timing.kernel_overlap && !sm_free.empty();
+  const uint64_t start = overlap ? *std::min_element(sm_free.begin(), sm_free.end()) : device_clock;
+  if (overlap)
+    for (uint64_t free_at : sm_free) t.sm_available.push_back(free_at - start);
   try {
-    result.timing = sim::run_timing_launch(t);
+    sim::TimingLaunchResult r = sim::run_timing_launch(t);
+    r.timing.start_cycle = start;
+    r.timing.end_cycle = start + r.timing.cycles;
+    device_clock = std::max(device_clock, r.timing.end_cycle);
+    sm_free.resize(r.sm_free.size());
+    for (size_t i = 0; i < r.sm_free.size(); ++i) sm_free[i] = start + r.sm_free[i];
+    result.timing = std::move(r.timing);
     result.warp_instructions = result.timing->warp_instructions;
     result.thread_instructions = result.timing->thread_instructions;
   } catch (const sim::TimingFault& f) {

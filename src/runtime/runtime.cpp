@@ -154,7 +154,7 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
     sticky_ = cudaErrorLaunchFailure;
     return record(cudaErrorLaunchFailure);
   }
-  if (result.timing) device_cycles_ += result.timing->cycles;
+  if (result.timing) device_cycles_ = result.timing->end_cycle;
   if (!result.printf_output.empty()) {
     std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), out_);
     std::fflush(out_);

@@ -225,7 +225,7 @@ class Runtime {
   std::FILE* out_;
   std::FILE* err_;
   Engine engine_;
-  uint64_t device_cycles_ = 0;  // timing mode: modelled cycles of every launch so far
+  uint64_t device_cycles_ = 0;  // timing mode: the device clock at the end of the last launch
   ModuleTable modules_;
   std::vector<LaunchConfig> configs_;
   std::map<uint64_t, uint64_t> device_ranges_;  // base -> bytes: allocations and module variables

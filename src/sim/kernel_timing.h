@@ -25,6 +25,11 @@ struct UnitUsage {
 
 struct KernelTiming {
   uint64_t cycles = 0;               // from the first block's placement to the last block's end
+  // On the device's clock (cycles since the engine's first timed launch): where this launch
+  // started and ended. Launches follow one another (timing.kernel_overlap = serial) or overlap
+  // at the tail (= tail: the next one starts on each SM when it frees).
+  uint64_t start_cycle = 0;
+  uint64_t end_cycle = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint32_t warp_size = 32;

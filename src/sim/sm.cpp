@@ -32,7 +32,7 @@ ExecutionUnitOptions unit_options(const config::UnitTiming& u) {
 
 }  // namespace
 
-Sm::Sm(uint32_t id, const SmContext& context)
+Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     : id_(id),
       ctx_(context),
       partitions_count_(context.gpu->sm.schedulers),
@@ -75,6 +75,7 @@ Sm::Sm(uint32_t id, const SmContext& context)
   storage.reserve(static_cast<size_t>(slots) * 8);
   completions_ = decltype(completions_)(std::greater<>{}, std::move(storage));
   finished_.reserve(ctas_.size());
+  idle_since_ = available_from;
 }
 
 void Sm::start_block(uint64_t block, uint64_t cycle) {

@@ -59,7 +59,10 @@ class Sm {
  public:
   static constexpr uint32_t kInstructionBytes = 16;  // the I-cache address of PC p is base + 16 p
 
-  Sm(uint32_t id, const SmContext& context);
+  // `available_from`: the first cycle the SM may take a block of this launch (the launch
+  // before still holds it until then, timing.kernel_overlap = tail); cycles before it are not
+  // this launch's to charge.
+  Sm(uint32_t id, const SmContext& context, uint64_t available_from = 0);
   Sm(const Sm&) = delete;
   Sm& operator=(const Sm&) = delete;
 

@@ -13,46 +13,91 @@ namespace lockstep::sim {
 
 namespace {
 
-// Steps the SMs cycle by cycle until every block of the launch is done; `now` ends at the last
-// cycle.
-void run_cycles(std::vector<std::unique_ptr<Sm>>& sms, CtaScheduler& blocks, const TimingLaunch& l, uint64_t& now,
-                uint64_t& done, uint64_t total_blocks) {
-  std::vector<bool> stepped(sms.size(), false);
-  while (true) {
-    bool changed = false;
-    for (size_t i = 0; i < sms.size(); ++i) {
-      stepped[i] = !sms[i]->idle();
-      if (stepped[i]) changed |= sms[i]->cycle(now);
-    }
-    for (size_t s = 0; s < sms.size(); ++s) {
-      if (!stepped[s]) continue;  // its finished_blocks() are from an earlier cycle
-      const auto& sm = sms[s];
-      for (size_t i = 0; i < sm->finished_blocks().size(); ++i) {
-        ++done;
-        if (l.on_block_done) l.on_block_done(done);
-        if (auto next = blocks.on_block_done(sm->id(), now)) sms[next->sm]->start_block(next->block, now + 1);
-      }
-    }
-    if (blocks.done()) break;
-    if (changed) {
-      ++now;
-      continue;
-    }
-    uint64_t next = UINT64_MAX;
-    for (const auto& sm : sms)
-      if (!sm->idle()) next = std::min(next, sm->next_change(now));
-    if (next == UINT64_MAX)
-      throw std::logic_error(fmt::format("the timing model stalled at cycle {} with {} of {} blocks done", now, done,
-                                         total_blocks));
-    for (auto& sm : sms)
-      if (!sm->idle()) sm->repeat_last_cycle(next - now - 1);
-    now = next;
+// Steps the SMs cycle by cycle until every block of the launch is done, in SM order, so a run
+// is deterministic. An SM the launch before still holds takes its first blocks when it frees.
+class Driver {
+ public:
+  Driver(std::vector<std::unique_ptr<Sm>>& sms, CtaScheduler& blocks, const TimingLaunch& launch,
+         uint64_t total_blocks)
+      : sms_(sms),
+        blocks_(blocks),
+        launch_(launch),
+        total_blocks_(total_blocks),
+        stepped_(sms.size(), false),
+        deferred_(sms.size()),
+        free_(sms.size(), 0) {
+    for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
   }
-}
+
+  uint64_t available(size_t sm) const { return launch_.sm_available.empty() ? 0 : launch_.sm_available[sm]; }
+
+  void place(const CtaPlacement& p, uint64_t cycle) {
+    if (available(p.sm) > cycle) {
+      deferred_[p.sm].push_back(p.block);
+    } else {
+      sms_[p.sm]->start_block(p.block, cycle);
+    }
+  }
+
+  // Returns the last cycle.
+  uint64_t run() {
+    uint64_t now = 0;
+    while (true) {
+      for (size_t i = 0; i < sms_.size(); ++i) {
+        if (deferred_[i].empty() || available(i) > now) continue;
+        for (uint64_t block : deferred_[i]) sms_[i]->start_block(block, now);
+        deferred_[i].clear();
+      }
+      bool changed = false;
+      for (size_t i = 0; i < sms_.size(); ++i) {
+        stepped_[i] = !sms_[i]->idle();
+        if (stepped_[i]) changed |= sms_[i]->cycle(now);
+      }
+      for (size_t s = 0; s < sms_.size(); ++s) {
+        if (!stepped_[s]) continue;  // its finished_blocks() are from an earlier cycle
+        Sm& sm = *sms_[s];
+        for (size_t i = 0; i < sm.finished_blocks().size(); ++i) {
+          ++done_;
+          if (launch_.on_block_done) launch_.on_block_done(done_);
+          if (auto next = blocks_.on_block_done(sm.id(), now)) place(*next, now + 1);
+        }
+        if (sm.idle()) free_[s] = now + 1;
+      }
+      if (blocks_.done()) return now;
+      if (changed) {
+        ++now;
+        continue;
+      }
+      uint64_t next = UINT64_MAX;
+      for (size_t i = 0; i < sms_.size(); ++i) {
+        if (!sms_[i]->idle()) next = std::min(next, sms_[i]->next_change(now));
+        if (!deferred_[i].empty()) next = std::min(next, available(i));
+      }
+      if (next == UINT64_MAX)
+        throw std::logic_error(fmt::format("the timing model stalled at cycle {} with {} of {} blocks done", now, done_,
+                                           total_blocks_));
+      for (auto& sm : sms_)
+        if (!sm->idle()) sm->repeat_last_cycle(next - now - 1);
+      now = next;
+    }
+  }
+
+  const std::vector<uint64_t>& sm_free() const { return free_; }
+
+ private:
+  std::vector<std::unique_ptr<Sm>>& sms_;
+  CtaScheduler& blocks_;
+  const TimingLaunch& launch_;
+  uint64_t total_blocks_;
+  uint64_t done_ = 0;
+  std::vector<bool> stepped_;
+  std::vector<std::vector<uint64_t>> deferred_;  // per SM: placed blocks waiting for it to free
+  std::vector<uint64_t> free_;
+};
 
 }  // namespace
 
-KernelTiming run_timing_launch(const TimingLaunch& l) {
+TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   const config::GpuConfig& gpu = *l.gpu;
   const func::LaunchState& launch = *l.launch;
   const uint64_t threads = uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
@@ -86,15 +131,17 @@ KernelTiming run_timing_launch(const TimingLaunch& l) {
   context.code_base = l.code_base;
   std::vector<std::unique_ptr<Sm>> sms;
   sms.reserve(gpu.gpu.sm_count);
-  for (uint32_t i = 0; i < gpu.gpu.sm_count; ++i) sms.push_back(std::make_unique<Sm>(i, context));
+  for (uint32_t i = 0; i < gpu.gpu.sm_count; ++i)
+    sms.push_back(std::make_unique<Sm>(i, context, l.sm_available.empty() ? 0 : l.sm_available.at(i)));
 
   const uint64_t total_blocks = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
   std::unique_ptr<CtaScheduler> blocks = make_cta_scheduler(gpu.timing.cta_scheduler, {gpu.gpu.sm_count});
-  for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) sms[p.sm]->start_block(p.block, 0);
+  Driver driver(sms, *blocks, l, total_blocks);
+  for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) driver.place(p, 0);
 
-  uint64_t now = 0, done = 0;
+  uint64_t now = 0;
   try {
-    run_cycles(sms, *blocks, l, now, done, total_blocks);
+    now = driver.run();
   } catch (TimingFault& f) {
     KernelTiming partial;
     for (const auto& sm : sms) sm->add_stats(partial);
@@ -118,7 +165,7 @@ KernelTiming run_timing_launch(const TimingLaunch& l) {
     sm->charge_idle_until(t.cycles);
     sm->add_stats(t);
   }
-  return t;
+  return {t, driver.sm_free()};
 }
 
 }  // namespace lockstep::sim

@@ -6,6 +6,7 @@
 // completions of one cycle reach the CTA scheduler in SM order, so a run is deterministic.
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "config/gpu_config.h"
 #include "func/bound_kernel.h"
@@ -28,10 +29,20 @@ struct TimingLaunch {
   bool registers_estimated = false;
   uint64_t code_base = 0;              // I-cache address of the kernel's first instruction
   std::function<void(uint64_t blocks_done)> on_block_done;  // may be empty
+  // Per SM, the first cycle (of this launch's clock) it may take a block: the launch before
+  // still runs there (timing.kernel_overlap = tail). Empty: every SM from cycle 0.
+  std::vector<uint64_t> sm_available;
+};
+
+struct TimingLaunchResult {
+  KernelTiming timing;
+  // Per SM, the first cycle (of this launch's clock) from which it holds none of this launch's
+  // blocks: where the next launch may start on it.
+  std::vector<uint64_t> sm_free;
 };
 
 // Runs the launch to completion; throws TimingFault for a device fault or deadlock, and
 // std::invalid_argument when not one block fits an SM.
-KernelTiming run_timing_launch(const TimingLaunch& launch);
+TimingLaunchResult run_timing_launch(const TimingLaunch& launch);
 
 }  // namespace lockstep::sim

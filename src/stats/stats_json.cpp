@@ -40,6 +40,8 @@ ordered_json unit_usage(const sim::KernelTiming& t) {
 ordered_json timing_json(const sim::KernelTiming& t) {
   ordered_json j;
   j["cycles"] = t.cycles;
+  j["start_cycle"] = t.start_cycle;
+  j["end_cycle"] = t.end_cycle;
   j["ipc"] = t.ipc();
   j["issue_slot_utilisation"] = t.issue_slot_utilisation();
   j["achieved_occupancy"] = t.achieved_occupancy();

@@ -44,6 +44,7 @@ TEST(TimingKeys, EveryPresetGivesTheSharedValues) {
     EXPECT_EQ(g.timing.simt_pop_cycles, 0u);
     EXPECT_EQ(g.timing.cta_scheduler, "round-robin");
     EXPECT_EQ(g.timing.block_launch_cycles, 0u);
+    EXPECT_FALSE(g.timing.kernel_overlap);
   }
 }
 
@@ -100,7 +101,8 @@ TEST(TimingKeys, UnknownTimingKeyListsTheTimingKeys) {
   EXPECT_EQ(error_of({"timing.scheduler=gto"}),
             "unknown configuration key 'timing.scheduler' (keys in [timing]: warp_scheduler, fetch_group_size, "
             "scoreboard, rid_entries, ibuffer_entries, fetch_width, collector_units, register_banks, "
-            "writeback_ports, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles)");
+            "writeback_ports, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
+            "kernel_overlap)");
   EXPECT_EQ(error_of({"opcodes.integer=mov"}),
             "unknown configuration key 'opcodes.integer' (keys in [opcodes]: sfu, tensor, ldst, fp64, fp32, int)");
 }

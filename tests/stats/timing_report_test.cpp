@@ -22,6 +22,8 @@ constexpr size_t at(UnitKind u) { return static_cast<size_t>(u); }
 sim::KernelTiming register_limited_timing() {
   sim::KernelTiming t;
   t.cycles = 1000;
+  t.start_cycle = 200;
+  t.end_cycle = 1200;
   t.warp_instructions = 2000;
   t.thread_instructions = 56000;
   t.sm_count = 2;
@@ -132,6 +134,8 @@ TEST(TimingJson, VersionTwoWithTimingObjectAndNullForFunctionalLaunches) {
   EXPECT_TRUE(doc["launches"][1]["timing"].is_null());
   const std::string expected = R"json({
   "cycles": 1000,
+  "start_cycle": 200,
+  "end_cycle": 1200,
   "ipc": 2.0,
   "issue_slot_utilisation": 0.25,
   "achieved_occupancy": 0.625,
