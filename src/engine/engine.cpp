@@ -291,6 +291,7 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
   t.static_shared = k.static_shared_size;
   t.registers_per_thread = launch_options.registers_per_thread;
   t.registers_estimated = t.registers_per_thread == 0;
+  t.all_resident = launch_options.cooperative;
   if (t.registers_estimated) t.registers_per_thread = sim::kEstimatedRegistersPerThread;
   if (progress) {
     t.on_block_done = [&](uint64_t done) {
@@ -426,8 +427,8 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
       // The cycle-level model keeps every placed block resident and interleaves them cycle by
       // cycle; the runtime already refused grids larger than the GPU holds at once.
       try {
-        impl_->run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size, options,
-                   progress);
+        impl_->run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size,
+                          options, progress);
       } catch (...) {
         impl_->memory.release(workspace);
         throw;

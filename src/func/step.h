@@ -33,12 +33,4 @@ inline void execute(const ExecInst& in, Warp& w, LaneMask lanes) {
   if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
 }
 
-// Both in one: runs the instruction at w.pc and returns the lanes that ran it.
-inline LaneMask step(const ExecInst* code, Warp& w) {
-  const ExecInst& in = code[w.pc];
-  const LaneMask lanes = guarded_lanes(in, w);
-  execute(in, w, lanes);
-  return lanes;
-}
-
 }  // namespace lockstep::func

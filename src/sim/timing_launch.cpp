@@ -135,6 +135,10 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     sms.push_back(std::make_unique<Sm>(i, context, l.sm_available.empty() ? 0 : l.sm_available.at(i)));
 
   const uint64_t total_blocks = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+  const uint64_t resident_at_once = uint64_t{occupancy.blocks} * gpu.gpu.sm_count;
+  if (l.all_resident && total_blocks > resident_at_once)
+    throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} the {} preset holds at once",
+                                            total_blocks, resident_at_once, gpu.preset));
   std::unique_ptr<CtaScheduler> blocks = make_cta_scheduler(gpu.timing.cta_scheduler, {gpu.gpu.sm_count});
   Driver driver(sms, *blocks, l, total_blocks);
   for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) driver.place(p, 0);

@@ -32,6 +32,9 @@ struct TimingLaunch {
   // Per SM, the first cycle (of this launch's clock) it may take a block: the launch before
   // still runs there (timing.kernel_overlap = tail). Empty: every SM from cycle 0.
   std::vector<uint64_t> sm_available;
+  // A cooperative launch: every block must be resident at once (grid-wide barriers), so a grid
+  // larger than the GPU holds is refused rather than left to spin forever.
+  bool all_resident = false;
 };
 
 struct TimingLaunchResult {

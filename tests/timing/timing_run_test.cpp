@@ -66,5 +66,23 @@ TEST(TimingRun, ABlockThatCannotFitIsRefused) {
   }
 }
 
+TEST(TimingRun, ACooperativeGridLargerThanTheGpuIsRefused) {
+  // A 256-thread block fills a teaching SM (256 threads): two SMs hold two blocks at once.
+  auto engine = timing_engine(timing_gpu("teaching"));
+  const ModuleId m = engine->load_ptx(micro_kernel(""), "micro.ptx");
+  const uint64_t out = engine->malloc(3 * 256 * 4);
+  LaunchOptions cooperative;
+  cooperative.cooperative = true;
+  try {
+    engine->launch(m, "k", {3, 1, 1}, {256, 1, 1}, 0, {KernelArg::of(out)}, cooperative);
+    FAIL() << "launched";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "cooperative launch of 3 blocks exceeds the 2 the teaching preset holds at once");
+  }
+  const LaunchResult r = engine->launch(m, "k", {2, 1, 1}, {256, 1, 1}, 0, {KernelArg::of(out)}, cooperative);
+  EXPECT_FALSE(r.fault.has_value());
+  EXPECT_TRUE(r.timing.has_value());
+}
+
 }  // namespace
 }  // namespace lockstep::test
