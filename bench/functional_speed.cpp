@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "bench_launches.h"
 #include "engine/engine.h"
 #include "fmt/format.h"
 
@@ -69,8 +70,7 @@ int main(int argc, char** argv) {
     const int iterations = 256;
     const uint64_t out = engine.malloc(threads * sizeof(float));
     const auto start = Clock::now();
-    const lockstep::LaunchResult r = engine.launch(m, "fma_loop", {threads / 256, 1, 1}, {256, 1, 1}, 0,
-                                                   {lockstep::KernelArg::of(out), lockstep::KernelArg::of(iterations)});
+    const lockstep::LaunchResult r = lockstep::bench::launch_fma_loop(engine, m, threads, iterations, out);
     const double seconds = seconds_since(start);
     std::vector<float> native_out(threads), sim_out(threads);
     const double native = native_fma_loop<false>(threads, iterations, native_out);
@@ -89,21 +89,16 @@ int main(int argc, char** argv) {
       x[i] = static_cast<float>(i % 1024);
       y[i] = static_cast<float>(i % 77);
     }
-    const uint64_t dx = engine.malloc(n * sizeof(float)), dy = engine.malloc(n * sizeof(float));
-    engine.copy_to_device(dx, x.data(), n * sizeof(float));
-    engine.copy_to_device(dy, y.data(), n * sizeof(float));
+    const lockstep::bench::SaxpyBuffers buffers = lockstep::bench::upload_saxpy(engine, x, y);
     const float a = 2.0f;
     const auto start = Clock::now();
-    const lockstep::LaunchResult r =
-        engine.launch(m, "saxpy", {n / 256, 1, 1}, {256, 1, 1}, 0,
-                      {lockstep::KernelArg::of(n), lockstep::KernelArg::of(a), lockstep::KernelArg::of(dx),
-                       lockstep::KernelArg::of(dy)});
+    const lockstep::LaunchResult r = lockstep::bench::launch_saxpy(engine, m, n, a, buffers);
     const double seconds = seconds_since(start);
     std::vector<float> timed = y;
     const double native = native_saxpy<false>(timed, x, a);
     native_saxpy<true>(y, x, a);
     std::vector<float> sim(n);
-    engine.copy_to_host(sim.data(), dy, n * sizeof(float));
+    engine.copy_to_host(sim.data(), buffers.y, n * sizeof(float));
     if (r.fault || std::memcmp(sim.data(), y.data(), n * sizeof(float)) != 0) {
       fmt::print(stderr, "saxpy: results differ from the native loop\n");
       return 1;

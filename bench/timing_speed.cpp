@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_launches.h"
 #include "config/gpu_config.h"
 #include "engine/engine.h"
 #include "fmt/format.h"
@@ -53,8 +54,7 @@ int main(int argc, char** argv) {
     const int iterations = quick ? 64 : 256;
     const uint64_t out = engine.malloc(threads * sizeof(float));
     const auto start = Clock::now();
-    const lockstep::LaunchResult r = engine.launch(m, "fma_loop", {threads / 256, 1, 1}, {256, 1, 1}, 0,
-                                                   {lockstep::KernelArg::of(out), lockstep::KernelArg::of(iterations)});
+    const lockstep::LaunchResult r = lockstep::bench::launch_fma_loop(engine, m, threads, iterations, out);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (r.fault || !r.timing) return 1;
     report("fma_loop (compute-bound)", r, seconds);
@@ -62,15 +62,9 @@ int main(int argc, char** argv) {
   {  // memory-bound
     const uint32_t n = quick ? (1u << 20) : (4u << 20);
     std::vector<float> x(n, 1.0f), y(n, 2.0f);
-    const uint64_t dx = engine.malloc(n * sizeof(float)), dy = engine.malloc(n * sizeof(float));
-    engine.copy_to_device(dx, x.data(), n * sizeof(float));
-    engine.copy_to_device(dy, y.data(), n * sizeof(float));
-    const float a = 2.0f;
+    const lockstep::bench::SaxpyBuffers buffers = lockstep::bench::upload_saxpy(engine, x, y);
     const auto start = Clock::now();
-    const lockstep::LaunchResult r =
-        engine.launch(m, "saxpy", {n / 256, 1, 1}, {256, 1, 1}, 0,
-                      {lockstep::KernelArg::of(n), lockstep::KernelArg::of(a), lockstep::KernelArg::of(dx),
-                       lockstep::KernelArg::of(dy)});
+    const lockstep::LaunchResult r = lockstep::bench::launch_saxpy(engine, m, n, 2.0f, buffers);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (r.fault || !r.timing) return 1;
     report(quick ? "saxpy 1M (memory-bound)" : "saxpy 4M (memory-bound)", r, seconds);

@@ -69,9 +69,9 @@ uint32_t latency_of(MemorySpace space, const config::GpuConfig& gpu) {
 }
 
 // Collects register ids, then packs them into ranges.
-class OperandCollector {
+class RegisterIds {
  public:
-  explicit OperandCollector(const RegisterSpace& regs) : regs_(regs) {}
+  explicit RegisterIds(const RegisterSpace& regs) : regs_(regs) {}
 
   void add(const ir::Operand& op) {
     using K = ir::Operand::Kind;
@@ -135,7 +135,7 @@ UnitKind unit_of(const ir::Instruction& inst, const config::GpuConfig& gpu) {
 }
 
 InstOperands register_operands(const ir::Instruction& inst, const RegisterSpace& regs, uint32_t max_dst_ranges) {
-  OperandCollector dst(regs), src(regs);
+  RegisterIds dst(regs), src(regs);
   size_t first_source = 0;
   if (!writes_no_register(inst) && !inst.operands.empty()) {
     const ir::Operand& d = inst.operands[0];

@@ -37,6 +37,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
       ctx_(context),
       partitions_count_(context.gpu->sm.schedulers),
       issue_width_(context.gpu->sm.issue_width),
+      registers_per_warp_(std::max(1u, context.regs.total())),
       icache_({context.gpu->icache.sets, context.gpu->icache.ways, context.gpu->icache.line_bytes,
                context.gpu->icache.miss_latency, context.gpu->icache.replacement}),
       ibuffer_({(context.gpu->sm.max_warps + partitions_count_ - 1) / partitions_count_ * partitions_count_,
@@ -66,7 +67,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   }
   ScoreboardOptions sb;
   sb.warps = slots;
-  sb.registers_per_warp = std::max(1u, ctx_.regs.total());
+  sb.registers_per_warp = registers_per_warp_;
   sb.rid_entries = gpu.timing.rid_entries;
   sb.decoded_per_warp = gpu.timing.ibuffer_entries;
   scoreboard_ = make_scoreboard(gpu.timing.scoreboard, sb);
@@ -156,7 +157,7 @@ bool Sm::writeback(uint64_t now) {
         continue;
       }
       ++part.writebacks;
-      const size_t base = static_cast<size_t>(c.warp_slot) * std::max(1u, ctx_.regs.total());
+      const size_t base = static_cast<size_t>(c.warp_slot) * registers_per_warp_;
       for (uint32_t i = 0; i < c.writes.count; ++i) {
         const WriteHandle& h = c.writes.handles[i];
         scoreboard_->release(c.warp_slot, h);
@@ -176,7 +177,7 @@ bool Sm::writeback(uint64_t now) {
 }
 
 StallReason Sm::dependency_reason(uint32_t slot, const InstOperands& ops) const {
-  const size_t base = static_cast<size_t>(slot) * std::max(1u, ctx_.regs.total());
+  const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
   uint8_t worst = kNotPending;
   auto scan = [&](std::span<const RegRange> ranges) {
     for (const RegRange& r : ranges)
@@ -284,7 +285,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     throw std::logic_error(fmt::format("SM {}: warp slot {} issues PC {} but is at PC {}", id_, slot, head.pc, w.pc));
   const InstTiming& t = (*ctx_.timing)[head.pc];
   const Reservation writes = scoreboard_->reserve(slot, t.operands, head.token);
-  const size_t base = static_cast<size_t>(slot) * std::max(1u, ctx_.regs.total());
+  const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
   for (uint32_t i = 0; i < writes.count; ++i) {
     const RegRange& r = writes.handles[i].range;
     std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, pending_kind(t));
@@ -334,8 +335,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   if (t.space != MemorySpace::kNone) done = std::max(done, dispatch + t.memory_latency);
   const bool memory = t.space != MemorySpace::kNone;
   if (writes.count != 0 || memory) {
-    completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, t.space == MemorySpace::kTexture,
-                                 writes});
+    completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, writes});
     ++ws.in_flight;
     if (memory) ++ws.memory_in_flight;
   }
@@ -405,7 +405,7 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
     if (!ws.resident || ws.warp->status == func::Warp::Status::Exited) continue;
     if (!ibuffer_.has_room(slot) || ws.fetch_ready > now || ws.fetch_pc >= code_size) continue;
     part.fetch_next = (local + 1) % locals;
-    const uint64_t address = ctx_.code_base + uint64_t{ws.fetch_pc} * kInstructionBytes;
+    const uint64_t address = uint64_t{ws.fetch_pc} * kInstructionBytes;
     const FetchResult r = icache_.access(address, now);
     if (r.outcome != FetchOutcome::kHit) {
       ws.fetch_ready = r.ready_cycle;
@@ -415,7 +415,7 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
     ws.fetch_waiting = false;
     const uint64_t line = address / line_bytes;
     for (uint32_t n = 0; n < ctx_.gpu->timing.fetch_width && !ibuffer_.full(slot) && ws.fetch_pc < code_size; ++n) {
-      if ((ctx_.code_base + uint64_t{ws.fetch_pc} * kInstructionBytes) / line_bytes != line) break;
+      if (uint64_t{ws.fetch_pc} * kInstructionBytes / line_bytes != line) break;
       const ScoreboardToken token = scoreboard_->on_decode(slot, (*ctx_.timing)[ws.fetch_pc].operands);
       ibuffer_.push(slot, ws.fetch_pc, token);
       ++ws.fetch_pc;

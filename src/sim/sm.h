@@ -44,7 +44,6 @@ struct SmContext {
   RegisterSpace regs;
   uint32_t blocks_per_sm = 1;
   uint32_t shared_size = 0;   // bytes of shared memory per block
-  uint64_t code_base = 0;     // I-cache address of instruction 0
 };
 
 // A fault in the timing model, with the block it happened in.
@@ -57,7 +56,7 @@ struct TimingFault {
 
 class Sm {
  public:
-  static constexpr uint32_t kInstructionBytes = 16;  // the I-cache address of PC p is base + 16 p
+  static constexpr uint32_t kInstructionBytes = 16;  // the I-cache address of PC p is 16 p
 
   // `available_from`: the first cycle the SM may take a block of this launch (the launch
   // before still holds it until then, timing.kernel_overlap = tail); cycles before it are not
@@ -122,7 +121,6 @@ class Sm {
     uint32_t warp_slot = 0;
     bool memory = false;
     bool long_latency = false;
-    bool texture = false;
     Reservation writes;
     bool operator>(const Completion& o) const {
       return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
@@ -160,6 +158,7 @@ class Sm {
   const SmContext& ctx_;
   uint32_t partitions_count_;
   uint32_t issue_width_;
+  uint32_t registers_per_warp_;  // scoreboard and pending_kind_ row size: slots + predicates, at least 1
   std::vector<Partition> partitions_;
   std::vector<WarpSlot> warps_;
   std::vector<CtaSlot> ctas_;

@@ -128,7 +128,6 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   context.regs = regs;
   context.blocks_per_sm = occupancy.blocks;
   context.shared_size = l.shared_size;
-  context.code_base = l.code_base;
   std::vector<std::unique_ptr<Sm>> sms;
   sms.reserve(gpu.gpu.sm_count);
   for (uint32_t i = 0; i < gpu.gpu.sm_count; ++i)

@@ -27,7 +27,6 @@ struct TimingLaunch {
   uint32_t static_shared = 0;          // of those, static (the occupancy request)
   uint32_t registers_per_thread = 0;
   bool registers_estimated = false;
-  uint64_t code_base = 0;              // I-cache address of the kernel's first instruction
   std::function<void(uint64_t blocks_done)> on_block_done;  // may be empty
   // Per SM, the first cycle (of this launch's clock) it may take a block: the launch before
   // still runs there (timing.kernel_overlap = tail). Empty: every SM from cycle 0.
