@@ -13,17 +13,20 @@ struct SampleOptions {
   uint32_t warp_size = 32;
   uint32_t elements = 1u << 20;
   std::shared_ptr<const config::GpuConfig> timing;  // set: run on the cycle-level model of this GPU
+  uint32_t threads = 1;                             // timing mode: threads that step the SMs
 };
 
 // Runs the built-in sample (saxpy) on the engine and prints a summary to stderr.
 int run_sample(const SampleOptions& options);
 
 // What `lockstep run` hands a CUDA program's runtime, through the environment: LOCKSTEP_GPU,
-// LOCKSTEP_SET (the overrides, one per line), LOCKSTEP_MODE and LOCKSTEP_STATS_JSON (when set).
+// LOCKSTEP_SET (the overrides, one per line), LOCKSTEP_MODE, LOCKSTEP_THREADS and
+// LOCKSTEP_STATS_JSON (when set).
 struct ProgramSettings {
   std::string gpu = "h100";
   std::vector<std::string> overrides;
   std::string mode = "functional";
+  uint32_t threads = 1;
   std::string stats_json;  // empty: none
 };
 
@@ -41,6 +44,7 @@ struct GpuOptions {
 struct RunOptions {
   GpuOptions gpu;
   std::string mode = "functional";
+  std::string threads = "1";  // --threads N: threads that step the modelled SMs in timing mode
   std::string stats_json;
   std::string warp_size;  // --warp-size N: shorthand for --set sm.warp_size=N (applied first)
   uint32_t elements = 1u << 20;

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run a CUDA program (with no program: the built-in saxpy sample)");
   add_gpu_options(*run, run_options.gpu);
   run->add_option("--mode", run_options.mode, "functional (default) or timing");
+  run->add_option("--threads", run_options.threads,
+                  "timing mode: threads that step the modelled SMs (results do not depend on it; default 1)");
   run->add_option("--stats-json", run_options.stats_json, "write the run's statistics to this JSON file");
   run->add_option("--warp-size", run_options.warp_size, "threads per warp (shorthand for --set sm.warp_size=N)");
   run->add_option("--elements", run_options.elements, "elements of the built-in sample")

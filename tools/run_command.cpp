@@ -1,11 +1,13 @@
 // `lockstep run`: checks the GPU configuration and the mode before anything runs, so a mistake
 // is reported at once rather than from inside the program's CUDA runtime.
+#include <charconv>
 #include <cstdio>
 #include <memory>
 
 #include "commands.h"
 #include "config/config_error.h"
 #include "config/gpu_config.h"
+#include "engine/engine.h"
 #include "fmt/format.h"
 
 namespace lockstep::tool {
@@ -13,6 +15,14 @@ namespace lockstep::tool {
 int run_command(const RunOptions& options, const std::vector<std::string>& program) {
   if (options.mode != "functional" && options.mode != "timing") {
     fmt::print(stderr, "lockstep: bad value '{}' for --mode: expected one of functional, timing\n", options.mode);
+    return 2;
+  }
+  uint32_t threads = 0;
+  const std::string& t = options.threads;
+  const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), threads);
+  if (error != std::errc{} || end != t.data() + t.size() || threads < 1 || threads > kMaxSimThreads) {
+    fmt::print(stderr, "lockstep: bad value '{}' for --threads: expected a whole number from 1 to {}\n", t,
+               kMaxSimThreads);
     return 2;
   }
   std::vector<std::string> overrides;
@@ -30,6 +40,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
     settings.gpu = options.gpu.gpu;
     settings.overrides = overrides;
     settings.mode = options.mode;
+    settings.threads = threads;
     settings.stats_json = options.stats_json;
     return run_program(program, settings);
   }
@@ -41,6 +52,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
   sample.warp_size = gpu.sm.warp_size;
   sample.elements = options.elements;
   if (options.mode == "timing") sample.timing = std::make_shared<const config::GpuConfig>(gpu);
+  sample.threads = threads;
   return run_sample(sample);
 }
 

@@ -292,6 +292,7 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
   t.registers_per_thread = launch_options.registers_per_thread;
   t.registers_estimated = t.registers_per_thread == 0;
   t.all_resident = launch_options.cooperative;
+  t.threads = options.sim_threads;
   if (t.registers_estimated) t.registers_per_thread = sim::kEstimatedRegistersPerThread;
   if (progress) {
     t.on_block_done = [&](uint64_t done) {
@@ -361,7 +362,8 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
 
   LaunchResult result;
   func::LaunchState launch;
-  launch.memory = &impl_->memory;
+  func::MemoryView memory_view(impl_->memory);
+  launch.memory = &memory_view;
   launch.kernel = &bound;
   launch.params = params.data();
   launch.param_size = static_cast<uint32_t>(params.size());
@@ -384,15 +386,15 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   run_options.envreg = options.envreg;
   func::TraceHook hook;
   if (impl_->trace) {
-    hook = [this, &k](const func::CtaState& cta, const func::Warp& w, ir::Pc pc) {
+    hook = [this, &k](const func::TraceRecord& r) {
       TraceEvent e;
-      e.block = cta.linear_id;
-      e.warp = w.warp_id;
-      e.pc = pc;
-      e.path_mask = w.active;
-      e.active_mask = w.exec;
-      e.ptx_line = k.code[pc].loc.line;
-      e.cycle = w.clock;
+      e.block = r.block;
+      e.warp = r.warp;
+      e.pc = r.pc;
+      e.path_mask = r.active;
+      e.active_mask = r.exec;
+      e.ptx_line = k.code[r.pc].loc.line;
+      e.cycle = r.clock;
       impl_->trace(e);
     };
   }

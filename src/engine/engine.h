@@ -23,6 +23,9 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
+// The most threads a timing-mode run may step SMs on (EngineOptions::sim_threads).
+inline constexpr uint32_t kMaxSimThreads = 256;
+
 struct EngineOptions {
   uint32_t warp_size = 32;          // 4, 8, 16, 32 or 64
   uint32_t stack_size = 1024;       // per-thread local memory for call frames (cudaLimitStackSize)
@@ -32,6 +35,9 @@ struct EngineOptions {
   // its figures in LaunchResult::timing; results are those of the functional model. Unset:
   // functional mode. warp_size must equal timing->sm.warp_size.
   std::shared_ptr<const config::GpuConfig> timing;
+  // Timing mode: threads that step the modelled SMs (1: the caller's alone). Results and
+  // statistics are bit-identical for any number.
+  uint32_t sim_threads = 1;
 };
 
 // One executed instruction, for traces (off unless a hook is set).

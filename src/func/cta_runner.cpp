@@ -118,7 +118,7 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       w.exec = m;
       ++warp_count;
       thread_count += static_cast<uint64_t>(std::popcount(m));
-      if (trace_) (*trace_)(cta, w, w.pc);
+      if (trace_) (*trace_)(trace_record(cta, w));
       if constexpr (kCountWrites) write_count += m != 0 ? writes[pc] : 0;
       execute(in, w, m);
       ++w.clock;

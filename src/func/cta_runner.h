@@ -42,7 +42,22 @@ struct LaunchFault {
   std::vector<std::string> warp_states;  // deadlock reports: every stuck warp
 };
 
-using TraceHook = std::function<void(const CtaState& cta, const Warp& warp, ir::Pc pc)>;
+// One executed instruction as a trace hook sees it: a copy, so that the timing model can hand
+// its SMs' records over at the end of the cycle, in SM order.
+struct TraceRecord {
+  uint32_t block = 0;   // linear block index
+  uint32_t warp = 0;    // warp index in the block
+  ir::Pc pc = 0;
+  LaneMask exec = 0;    // lanes executing (after the guard)
+  LaneMask active = 0;  // lanes on the current path (before the guard)
+  uint64_t clock = 0;   // the issue cycle (timing), or the warp's instruction count (functional)
+};
+
+inline TraceRecord trace_record(const CtaState& cta, const Warp& w) {
+  return {cta.linear_id, w.warp_id, w.pc, w.exec, w.active, w.clock};
+}
+
+using TraceHook = std::function<void(const TraceRecord&)>;
 
 class CtaRunner {
  public:

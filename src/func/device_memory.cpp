@@ -53,8 +53,6 @@ bool DeviceMemory::release(uint64_t addr) {
   if (it == allocations_.end()) return false;
   bytes_allocated_ -= it->second.size;
   allocations_.erase(it);
-  cache_base_ = cache_size_ = 0;
-  cache_bytes_ = nullptr;
   return true;
 }
 
@@ -67,8 +65,16 @@ const DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr) const {
   return nullptr;
 }
 
-uint8_t* DeviceMemory::translate_slow(uint64_t addr, uint64_t size) {
+uint8_t* DeviceMemory::translate(uint64_t addr, uint64_t size) const {
   const Allocation* a = find(addr);
+  if (a == nullptr) return nullptr;
+  const uint64_t rel = addr - a->base;
+  if (size > a->size - rel) return nullptr;
+  return a->data() + rel;
+}
+
+uint8_t* MemoryView::translate_slow(uint64_t addr, uint64_t size) {
+  const DeviceMemory::Allocation* a = memory_->find(addr);
   if (a == nullptr) return nullptr;
   const uint64_t rel = addr - a->base;
   if (size > a->size - rel) return nullptr;

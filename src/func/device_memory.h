@@ -41,23 +41,40 @@ class DeviceMemory {
   bool release(uint64_t addr);
 
   // Host pointer to [addr, addr + size) when it lies inside one allocation, else nullptr.
-  uint8_t* translate(uint64_t addr, uint64_t size) {
-    const uint64_t rel = addr - cache_base_;
-    if (rel < cache_size_ && size <= cache_size_ - rel) return cache_bytes_ + rel;
-    return translate_slow(addr, size);
-  }
+  // Host-side copies use this; kernels go through a MemoryView.
+  uint8_t* translate(uint64_t addr, uint64_t size) const;
 
   // The allocation containing addr, if any (for fault reports and cudaPointerGetAttributes).
   const Allocation* find(uint64_t addr) const;
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:
-  uint8_t* translate_slow(uint64_t addr, uint64_t size);
-
   std::map<uint64_t, Allocation> allocations_;  // by base
   uint64_t next_ = kGlobalBase;
   uint64_t bytes_allocated_ = 0;
-  // One-entry translation cache: most accesses of a warp hit the same allocation.
+};
+
+// One reader's window onto device memory for the length of a launch: translation with a
+// one-entry cache, since most accesses of a warp hit the allocation the last one did. Each
+// reader that may run beside others (each SM of the timing model) has its own view, so that
+// reading memory changes nothing they share. Allocations made during the view's life are seen;
+// a release() must not happen during it (the cache could point at freed bytes), and none
+// does: the engine frees nothing while a kernel runs.
+class MemoryView {
+ public:
+  explicit MemoryView(const DeviceMemory& memory) : memory_(&memory) {}
+
+  uint8_t* translate(uint64_t addr, uint64_t size) {
+    const uint64_t rel = addr - cache_base_;
+    if (rel < cache_size_ && size <= cache_size_ - rel) return cache_bytes_ + rel;
+    return translate_slow(addr, size);
+  }
+  const DeviceMemory& memory() const { return *memory_; }
+
+ private:
+  uint8_t* translate_slow(uint64_t addr, uint64_t size);
+
+  const DeviceMemory* memory_;
   uint64_t cache_base_ = 0;
   uint64_t cache_size_ = 0;
   uint8_t* cache_bytes_ = nullptr;

@@ -1,41 +1,10 @@
 #include "func/grid_progress.h"
 
 #include <cstring>
-#include <string_view>
 
 #include "func/divergence/divergence_unit.h"
 
 namespace lockstep::func {
-
-namespace {
-
-bool has_modifier_starting(const ir::Instruction& inst, std::string_view prefix) {
-  for (const std::string& m : inst.modifiers)
-    if (std::string_view(m).starts_with(prefix)) return true;
-  return false;
-}
-
-bool has_modifier(const ir::Instruction& inst, std::string_view name) {
-  for (const std::string& m : inst.modifiers)
-    if (m == name) return true;
-  return false;
-}
-
-bool may_write_global(const ir::Instruction& inst) {
-  const std::string& op = inst.opcode;
-  if (op == "st" || op == "atom" || op == "red")
-    return !has_modifier_starting(inst, "shared") && !has_modifier(inst, "local") && !has_modifier(inst, "param");
-  if (op == "wmma") return has_modifier(inst, "store");
-  return op == "cp" || op == "multimem" || op == "sust" || op == "sured" || op == "suatom" || op == "tensormap";
-}
-
-}  // namespace
-
-std::vector<uint8_t> global_write_flags(const BoundKernel& kernel) {
-  std::vector<uint8_t> flags(kernel.code.size(), 0);
-  for (size_t pc = 0; pc < flags.size(); ++pc) flags[pc] = may_write_global(kernel.program->code[pc]) ? 1 : 0;
-  return flags;
-}
 
 void StateHasher::add_bytes(const uint8_t* bytes, size_t size) {
   add(size);

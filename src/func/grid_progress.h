@@ -1,20 +1,15 @@
 #pragma once
 // What the cooperative grid runner needs to tell a grid that spins forever from one that is
-// still working: which instructions may write global memory, and a fingerprint of everything
-// a round of the grid can depend on apart from global memory.
+// still working: which instructions may write global memory (func/instruction_effects.h), and
+// a fingerprint of everything a round of the grid can depend on apart from global memory.
 #include <cstdint>
 #include <vector>
 
 #include "func/bound_kernel.h"
+#include "func/instruction_effects.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
-
-// Per PC of `kernel`: 1 when the instruction may write global memory (st, atom, red outside
-// the shared, local and param spaces; every cp, wmma.store, multimem, surface store and
-// tensormap form), else 0. Over-approximates: a generic store counts even when it hits shared
-// memory, which can only delay a deadlock report, never invent one.
-std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
 
 // A 64-bit hash of CTA state: every live warp's PC, masks, status, barrier wait,
 // divergence paths, call frames, registers, predicates and local memory, the CTA's barrier

@@ -33,4 +33,18 @@ inline void execute(const ExecInst& in, Warp& w, LaneMask lanes) {
   if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
 }
 
+// execute() in two halves, for the timing model's instructions that change launch-wide state
+// (sim::InstTiming::deferred): at issue the PC moves on as execute() would move it; at the end
+// of the cycle the handler runs with the lanes of the issue. The warp issues nothing in between,
+// so the handler sees the registers it would have seen at issue. Not for control instructions.
+inline void advance_past(Warp& w) {
+  ++w.pc;
+  if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
+}
+
+inline void run_deferred(const ExecInst& in, Warp& w, LaneMask lanes) {
+  w.exec = lanes;
+  if (lanes) in.fn(in, w);
+}
+
 }  // namespace lockstep::func

@@ -32,7 +32,7 @@ struct CtaState {
 
 // State shared by every warp of a launch.
 struct LaunchState {
-  DeviceMemory* memory = nullptr;
+  MemoryView* memory = nullptr;      // this reader's view (one per SM in the timing model)
   const BoundKernel* kernel = nullptr;
   const uint8_t* params = nullptr;   // kernel parameter buffer
   uint32_t param_size = 0;
@@ -41,7 +41,6 @@ struct LaunchState {
   uint32_t dynamic_shared = 0;
   uint32_t stack_size = 0;           // per-thread local memory bytes
   uint64_t grid_id = 0;
-  uint64_t instructions = 0;         // warp instructions retired (engine-maintained)
   std::string* printf_out = nullptr; // device printf output of this launch
   DeviceHeap* heap = nullptr;  // malloc/free in kernels
 };

@@ -1,6 +1,7 @@
 #include "runtime/runtime.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -47,6 +48,17 @@ RuntimeOptions options_from_environment() {
     }
     o.timing = m == "timing";
   }
+  if (const char* threads = std::getenv("LOCKSTEP_THREADS"); threads != nullptr && *threads != '\0') {
+    const std::string_view t = threads;
+    uint32_t n = 0;
+    const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (error != std::errc{} || end != t.data() + t.size() || n < 1 || n > kMaxSimThreads) {
+      std::fprintf(stderr, "lockstep: bad value '%s' for LOCKSTEP_THREADS: expected a whole number from 1 to %u\n",
+                   threads, kMaxSimThreads);
+      std::exit(1);
+    }
+    o.threads = n;
+  }
   if (const char* s = std::getenv("LOCKSTEP_SUMMARY")) o.summary = std::string_view(s) == "1";
   read_report_options(o);
   return o;
@@ -58,6 +70,7 @@ EngineOptions engine_options(const RuntimeOptions& o) {
   EngineOptions e;
   e.warp_size = o.warp_size;
   if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
+  e.sim_threads = o.threads;
   return e;
 }
 

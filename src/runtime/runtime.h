@@ -40,6 +40,7 @@ struct RuntimeOptions {
   std::string stats_json;      // write the stats JSON document here at destruction ("" = nowhere)
   bool progress = false;       // a progress line on stderr during long launches
   bool timing = false;         // run kernels on the cycle-level model of `gpu` (--mode timing)
+  uint32_t threads = 1;        // timing mode: threads that step the modelled SMs (--threads)
   DevicePreset preset = device_preset(gpu);
 };
 
@@ -48,7 +49,8 @@ RuntimeOptions runtime_options(config::GpuConfig gpu);
 
 // LOCKSTEP_GPU (a preset name, default h100), LOCKSTEP_WARP_SIZE (the same as an override
 // sm.warp_size=N), LOCKSTEP_SET (overrides key=value, one per line, applied after it),
-// LOCKSTEP_MODE (functional or timing) and LOCKSTEP_SUMMARY=1, as `lockstep run` sets them. `lockstep run` has checked them; a bad
+// LOCKSTEP_MODE (functional or timing), LOCKSTEP_THREADS (1 to 256) and LOCKSTEP_SUMMARY=1, as
+// `lockstep run` sets them. `lockstep run` has checked them; a bad
 // value set by other means prints "lockstep: <error>" and exits with status 1.
 // --- the modelled GPU (config room): end ---
 RuntimeOptions options_from_environment();

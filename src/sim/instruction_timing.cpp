@@ -4,6 +4,8 @@
 #include <array>
 #include <string_view>
 
+#include "func/instruction_effects.h"
+
 namespace lockstep::sim {
 
 namespace {
@@ -166,6 +168,7 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
                      (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
                       t.space == MemorySpace::kTexture);
     t.memory_barrier = inst.opcode == "membar" || inst.opcode == "fence";
+    t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);
   }
   return table;

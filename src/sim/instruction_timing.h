@@ -21,6 +21,9 @@ struct InstTiming {
   uint32_t memory_latency = 0;             // cycles from dispatch to the result, when space != kNone
   bool long_latency = false;  // a load from off-chip memory (two-level demotes on it)
   bool memory_barrier = false;  // membar/fence: waits until the warp's memory accesses are done
+  // May change launch-wide state (global memory, printf, the device heap;
+  // func/instruction_effects.h): it runs at the end of its cycle, in SM order (Sm::commit).
+  bool deferred = false;
   InstOperands operands;
 };
 

@@ -35,6 +35,8 @@ ExecutionUnitOptions unit_options(const config::UnitTiming& u) {
 Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     : id_(id),
       ctx_(context),
+      memory_(context.launch->memory->memory()),
+      launch_(*context.launch),
       partitions_count_(context.gpu->sm.schedulers),
       issue_width_(context.gpu->sm.issue_width),
       registers_per_warp_(std::max(1u, context.regs.total())),
@@ -57,12 +59,15 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     part.reasons.assign(per_partition, StallReason::kNoWarp);
   }
   warps_.resize(slots);
+  launch_.memory = &memory_;
+  deferred_.reserve(slots);  // a warp issues at most once per cycle
+  if (ctx_.trace != nullptr) trace_out_.reserve(static_cast<size_t>(partitions_count_) * issue_width_);
   ctas_.resize(ctx_.blocks_per_sm);
   func::RunOptions run = ctx_.run;
   run.sm_id = id_;
   run.sm_count = gpu.gpu.sm_count;
   for (CtaSlot& c : ctas_) {
-    c.runner = std::make_unique<func::CtaRunner>(*ctx_.kernel, *ctx_.launch, run, ctx_.trace);
+    c.runner = std::make_unique<func::CtaRunner>(*ctx_.kernel, launch_, run, ctx_.trace);
     c.cta.shared_size = ctx_.shared_size;
   }
   ScoreboardOptions sb;
@@ -84,7 +89,7 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
   auto free_cta = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.busy; });
   if (free_cta == ctas_.end()) throw std::logic_error(fmt::format("SM {}: no free block slot", id_));
   CtaSlot& c = *free_cta;
-  const uint32_t* grid = ctx_.launch->grid;
+  const uint32_t* grid = launch_.grid;
   c.busy = true;
   c.block = block;
   c.cta.linear_id = static_cast<uint32_t>(block);
@@ -125,6 +130,21 @@ bool Sm::cycle(uint64_t now) {
   repeat_last_cycle(1);
   if (idle()) idle_since_ = now + 1;
   return changed || !finished_.empty();
+}
+
+void Sm::commit() {
+  for (const Deferred& d : deferred_) {
+    const WarpSlot& ws = warps_[d.warp_slot];
+    try {
+      func::run_deferred(ctx_.kernel->code[d.pc], *ws.warp, d.lanes);
+    } catch (func::FaultException& f) {
+      deferred_.clear();
+      fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), ws.warp->warp_id, d.pc, {}});
+    }
+  }
+  deferred_.clear();
+  for (const func::TraceRecord& r : trace_out_) (*ctx_.trace)(r);
+  trace_out_.clear();
 }
 
 void Sm::charge_idle_until(uint64_t cycle) {
@@ -297,14 +317,18 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   const size_t depth_before = w.divergence->depth();
   w.clock = now;
   w.exec = lanes;
-  CtaSlot& c = ctas_[ws.cta_slot];
-  if (ctx_.trace != nullptr) (*ctx_.trace)(c.cta, w, head.pc);
+  if (ctx_.trace != nullptr) trace_out_.push_back(func::trace_record(ctas_[ws.cta_slot].cta, w));
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
-  try {
-    func::execute(in, w, lanes);
-  } catch (func::FaultException& f) {
-    fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
+  if (t.deferred) {
+    deferred_.push_back({slot, head.pc, lanes});
+    func::advance_past(w);
+  } else {
+    try {
+      func::execute(in, w, lanes);
+    } catch (func::FaultException& f) {
+      fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
+    }
   }
 
   // Operands through the register banks: one read per bank per cycle, from the issue cycle on.

@@ -11,6 +11,13 @@
 //      the chosen instruction executes functionally, reads its operands through the banks and
 //      enters its unit
 //   3. fetch and decode: each partition fetches for one warp through the I-cache into the I-buffer
+// then, once every SM has stepped the cycle, the launch calls commit() on each in SM order:
+//   4. commit: the cycle's instructions that change launch-wide state (stores and atomics to
+//      global memory, printf, the device heap: InstTiming::deferred) run, in issue order, and
+//      the cycle's trace records go out.
+// So while SMs step they only read what is shared (device memory as the last commit left it),
+// and a cycle's outcome does not depend on the order, or the threads, SMs step in. A warp's
+// own store is visible to its next instruction, which issues in a later cycle.
 // Nothing on this path allocates: every structure is sized when the launch starts.
 #include <array>
 #include <cstdint>
@@ -32,12 +39,13 @@
 
 namespace lockstep::sim {
 
-// What every SM of a launch shares, read-only (the functional launch state aside: device memory
-// is the functional engine's, and SMs touch it only when an instruction issues).
+// What every SM of a launch shares, read-only while SMs step: each SM copies the launch state
+// and reads device memory through its own view; what changes launch-wide state waits for
+// commit().
 struct SmContext {
   const config::GpuConfig* gpu = nullptr;
   const func::BoundKernel* kernel = nullptr;
-  func::LaunchState* launch = nullptr;
+  const func::LaunchState* launch = nullptr;
   func::RunOptions run;                          // warp width, divergence unit, %envreg
   const func::TraceHook* trace = nullptr;        // may be null
   const std::vector<InstTiming>* timing = nullptr;  // per instruction
@@ -73,6 +81,9 @@ class Sm {
   // Runs cycle `now`; returns true when any state changed (an issue, a fetch, a completion).
   // Throws TimingFault for a device fault or a barrier deadlock.
   bool cycle(uint64_t now);
+  // The cycle's end (step 4 above): runs the deferred instructions of the last cycle() and
+  // hands its trace records to the trace hook. Throws TimingFault for a device fault.
+  void commit();
   // Blocks finished in the last cycle(), in the order they finished.
   const std::vector<uint64_t>& finished_blocks() const { return finished_; }
   // After a cycle that changed nothing: the first cycle at which something can change
@@ -126,6 +137,12 @@ class Sm {
       return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
     }
   };
+  // An issued instruction whose handler runs at commit().
+  struct Deferred {
+    uint32_t warp_slot = 0;
+    ir::Pc pc = 0;
+    func::LaneMask lanes = 0;
+  };
   struct Partition {
     explicit Partition(uint32_t warp_slots) : ready(warp_slots) {}
     std::unique_ptr<WarpScheduler> scheduler;
@@ -156,6 +173,10 @@ class Sm {
 
   uint32_t id_;
   const SmContext& ctx_;
+  func::MemoryView memory_;   // this SM's reads of device memory
+  func::LaunchState launch_;  // the launch's state with memory_ as its view
+  std::vector<Deferred> deferred_;            // this cycle's, in issue order
+  std::vector<func::TraceRecord> trace_out_;  // this cycle's, in issue order
   uint32_t partitions_count_;
   uint32_t issue_width_;
   uint32_t registers_per_warp_;  // scoreboard and pending_kind_ row size: slots + predicates, at least 1

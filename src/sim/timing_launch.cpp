@@ -8,24 +8,28 @@
 #include "sim/cta_scheduler.h"
 #include "sim/instruction_timing.h"
 #include "sim/occupancy.h"
+#include "sim/sm_stepper.h"
 
 namespace lockstep::sim {
 
 namespace {
 
-// Steps the SMs cycle by cycle until every block of the launch is done, in SM order, so a run
-// is deterministic. An SM the launch before still holds takes its first blocks when it frees.
+// Steps the SMs cycle by cycle until every block of the launch is done; everything between the
+// steps (commits, block placement, idle skipping) goes in SM order, so a run is deterministic
+// for any number of stepping threads. An SM the launch before still holds takes its first
+// blocks when it frees.
 class Driver {
  public:
   Driver(std::vector<std::unique_ptr<Sm>>& sms, CtaScheduler& blocks, const TimingLaunch& launch,
          uint64_t total_blocks)
       : sms_(sms),
+        stepper_(sms, launch.threads),
         blocks_(blocks),
         launch_(launch),
         total_blocks_(total_blocks),
-        stepped_(sms.size(), false),
         deferred_(sms.size()),
         free_(sms.size(), 0) {
+    stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
   }
 
@@ -48,13 +52,13 @@ class Driver {
         for (uint64_t block : deferred_[i]) sms_[i]->start_block(block, now);
         deferred_[i].clear();
       }
-      bool changed = false;
-      for (size_t i = 0; i < sms_.size(); ++i) {
-        stepped_[i] = !sms_[i]->idle();
-        if (stepped_[i]) changed |= sms_[i]->cycle(now);
-      }
-      for (size_t s = 0; s < sms_.size(); ++s) {
-        if (!stepped_[s]) continue;  // its finished_blocks() are from an earlier cycle
+      stepping_.clear();
+      for (uint32_t i = 0; i < sms_.size(); ++i)
+        if (!sms_[i]->idle()) stepping_.push_back(i);
+      const bool changed = stepper_.step(now, stepping_);
+      // The cycle's fixed point: what changes launch-wide state lands, SM by SM.
+      for (uint32_t s : stepping_) sms_[s]->commit();
+      for (uint32_t s : stepping_) {  // the others' finished_blocks() are from an earlier cycle
         Sm& sm = *sms_[s];
         for (size_t i = 0; i < sm.finished_blocks().size(); ++i) {
           ++done_;
@@ -86,11 +90,12 @@ class Driver {
 
  private:
   std::vector<std::unique_ptr<Sm>>& sms_;
+  SmStepper stepper_;
   CtaScheduler& blocks_;
   const TimingLaunch& launch_;
   uint64_t total_blocks_;
   uint64_t done_ = 0;
-  std::vector<bool> stepped_;
+  std::vector<uint32_t> stepping_;  // this cycle: the SMs not idle, ascending
   std::vector<std::vector<uint64_t>> deferred_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
 };

@@ -20,7 +20,7 @@ namespace lockstep::sim {
 struct TimingLaunch {
   const config::GpuConfig* gpu = nullptr;
   const func::BoundKernel* kernel = nullptr;
-  func::LaunchState* launch = nullptr;
+  const func::LaunchState* launch = nullptr;
   func::RunOptions run;
   const func::TraceHook* trace = nullptr;
   uint32_t shared_size = 0;            // bytes per block, static and dynamic
@@ -34,6 +34,8 @@ struct TimingLaunch {
   // A cooperative launch: every block must be resident at once (grid-wide barriers), so a grid
   // larger than the GPU holds is refused rather than left to spin forever.
   bool all_resident = false;
+  // Threads that step SMs, the caller's included (sm_stepper.h); results do not depend on it.
+  uint32_t threads = 1;
 };
 
 struct TimingLaunchResult {

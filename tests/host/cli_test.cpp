@@ -93,6 +93,16 @@ TEST(Cli, RunRefusesAnUnknownMode) {
   EXPECT_EQ(r.err, "lockstep: bad value 'fast' for --mode: expected one of functional, timing\n");
 }
 
+TEST(Cli, RunRefusesABadThreadCount) {
+  for (const char* bad : {"0", "257", "two", "2x", ""}) {
+    const ProgramOutcome r = run_cli({"run", "--mode", "timing", "--threads", bad, "--", "/bin/echo", "ran"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "lockstep: bad value '" + std::string(bad) +
+                         "' for --threads: expected a whole number from 1 to 256\n");
+  }
+}
+
 TEST(Cli, RunChecksTheConfigurationBeforeRunning) {
   // /bin/echo would print if it ran.
   ProgramOutcome r = run_cli({"run", "--set", "sm.warp_size=abc", "--", "/bin/echo", "ran"});
@@ -114,7 +124,7 @@ TEST(Cli, RunPassesTheOptionsThroughTheEnvironment) {
   // LOCKSTEP_WARP_SIZE is dropped: --warp-size travels in LOCKSTEP_SET, ahead of the --set list.
   std::string command = "LOCKSTEP_WARP_SIZE=4 " + quoted(LOCKSTEP_BINARY);
   for (const char* a : {"run", "--stats-json", "out.json", "--gpu", "a100", "--warp-size", "16", "--set",
-                        "gpu.sm_count=4", "--", "env"})
+                        "gpu.sm_count=4", "--threads", "3", "--", "env"})
     command += " " + quoted(a);
   const ProgramOutcome r = run_shell(command);
   EXPECT_EQ(r.exit_code, 0);
@@ -122,6 +132,7 @@ TEST(Cli, RunPassesTheOptionsThroughTheEnvironment) {
   EXPECT_NE(env.find("\nLOCKSTEP_GPU=a100\n"), std::string::npos) << r.out;
   EXPECT_NE(env.find("\nLOCKSTEP_SET=sm.warp_size=16\ngpu.sm_count=4\n\n"), std::string::npos) << r.out;
   EXPECT_NE(env.find("\nLOCKSTEP_MODE=functional\n"), std::string::npos) << r.out;
+  EXPECT_NE(env.find("\nLOCKSTEP_THREADS=3\n"), std::string::npos) << r.out;
   EXPECT_NE(env.find("\nLOCKSTEP_STATS_JSON=out.json\n"), std::string::npos) << r.out;
   EXPECT_EQ(env.find("LOCKSTEP_WARP_SIZE"), std::string::npos) << r.out;
 }

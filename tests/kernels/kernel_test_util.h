@@ -48,7 +48,7 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
     }
   }
   // Timing mode, on the newest PTX: the h100 preset, and the teaching preset's 8-lane warps for
-  // programs without warp-level operations.
+  // programs without warp-level operations, with SMs stepped on two threads.
   const int newest = *std::max_element(archs.begin(), archs.end());
   cases.push_back({newest, 32, "h100"});
   if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, "teaching"});
@@ -78,6 +78,8 @@ class KernelProgramTest : public ::testing::TestWithParam<KernelCase> {
           overrides.emplace_back(o);
       }
       options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config(c.timing, overrides));
+      // Two threads step the SMs: results must not depend on it (tests/timing/parallel_steps_test).
+      options.sim_threads = 2;
     }
     return options;
   }

@@ -135,7 +135,6 @@ std::string format_printf(Warp& w, const std::string& format, uint64_t args, uin
 
 // table: [format offset, args offset, result offset or ~0u] (offsets in the caller frame)
 void vprintf_h(const ExecInst& in, Warp& w) {
-  w.pc = in.pc + 1;
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
   for_each_lane(w.exec, [&](uint32_t lane) {
     const auto fmt_addr = read_local<uint64_t>(w, t[0], lane);
@@ -151,8 +150,6 @@ void vprintf_h(const ExecInst& in, Warp& w) {
 
 // table: [message, file, line, function] offsets in the caller frame
 void assertfail_h(const ExecInst& in, Warp& w) {
-  w.pc = in.pc + 1;
-  if (w.exec == 0) return;
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
   const uint32_t lane = static_cast<uint32_t>(std::countr_zero(w.exec));
   const std::string message = read_string(w, read_local<uint64_t>(w, t[0], lane), lane);
@@ -166,7 +163,6 @@ void assertfail_h(const ExecInst& in, Warp& w) {
 // table: [size offset, result offset] in the caller frame. Lanes allocate in lane order, so the
 // addresses are deterministic.
 void malloc_h(const ExecInst& in, Warp& w) {
-  w.pc = in.pc + 1;
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
   for_each_lane(w.exec, [&](uint32_t lane) {
     const auto bytes = read_local<uint64_t>(w, t[0], lane);
@@ -177,7 +173,6 @@ void malloc_h(const ExecInst& in, Warp& w) {
 
 // table: [pointer offset] in the caller frame.
 void free_h(const ExecInst& in, Warp& w) {
-  w.pc = in.pc + 1;
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
   for_each_lane(w.exec, [&](uint32_t lane) {
     const auto address = read_local<uint64_t>(w, t[0], lane);
@@ -231,8 +226,8 @@ std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContex
   } else {
     return std::nullopt;
   }
+  // Not a control instruction: the call returns to the next PC like any other instruction.
   ExecInst e = make_exec(inst, fn);
-  e.is_control = true;
   e.table = ctx.table(std::move(t));
   return e;
 }

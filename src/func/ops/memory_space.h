@@ -55,7 +55,7 @@ class Access<Space::Global> {
 
  private:
   Warp& w_;
-  DeviceMemory& memory_;
+  MemoryView& memory_;
 };
 
 template <>
@@ -121,7 +121,7 @@ class Access<Space::Generic> {
 
  private:
   Warp& w_;
-  DeviceMemory& memory_;
+  MemoryView& memory_;
   uint8_t* shared_;
   uint64_t shared_limit_;
 };

@@ -1,0 +1,57 @@
+#include "func/instruction_effects.h"
+
+#include <string_view>
+
+namespace lockstep::func {
+
+namespace {
+
+bool has_modifier_starting(const ir::Instruction& inst, std::string_view prefix) {
+  for (const std::string& m : inst.modifiers)
+    if (std::string_view(m).starts_with(prefix)) return true;
+  return false;
+}
+
+bool has_modifier(const ir::Instruction& inst, std::string_view name) {
+  for (const std::string& m : inst.modifiers)
+    if (m == name) return true;
+  return false;
+}
+
+}  // namespace
+
+bool may_write_global(const ir::Instruction& inst) {
+  const std::string& op = inst.opcode;
+  if (op == "st" || op == "atom" || op == "red")
+    return !has_modifier_starting(inst, "shared") && !has_modifier(inst, "local") && !has_modifier(inst, "param");
+  if (op == "wmma") return has_modifier(inst, "store");
+  return op == "cp" || op == "multimem" || op == "sust" || op == "sured" || op == "suatom" || op == "tensormap";
+}
+
+bool calls_launch_service(const ir::KernelProgram& program, const ir::Instruction& inst) {
+  if (inst.opcode != "call") return false;
+  for (const ir::Operand& op : inst.operands) {
+    if (op.kind != ir::Operand::Kind::Symbol || op.symbol.space != ir::SymbolSpace::Function) continue;
+    if (op.symbol.value >= program.functions.size()) return false;
+    const ir::Function& callee = program.functions[op.symbol.value];
+    return callee.is_extern && (callee.name == "vprintf" || callee.name == "malloc" || callee.name == "free");
+  }
+  return false;
+}
+
+std::vector<uint8_t> global_write_flags(const BoundKernel& kernel) {
+  std::vector<uint8_t> flags(kernel.code.size(), 0);
+  for (size_t pc = 0; pc < flags.size(); ++pc) flags[pc] = may_write_global(kernel.program->code[pc]) ? 1 : 0;
+  return flags;
+}
+
+std::vector<uint8_t> launch_effect_flags(const ir::KernelProgram& program) {
+  std::vector<uint8_t> flags(program.code.size(), 0);
+  for (size_t pc = 0; pc < flags.size(); ++pc) {
+    const ir::Instruction& inst = program.code[pc];
+    flags[pc] = may_write_global(inst) || calls_launch_service(program, inst) ? 1 : 0;
+  }
+  return flags;
+}
+
+}  // namespace lockstep::func

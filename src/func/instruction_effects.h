@@ -1,0 +1,30 @@
+#pragma once
+// What an instruction may change beyond its own warp and block: global memory, and the launch's
+// shared services (the printf stream, the device heap). The cooperative grid runner counts the
+// global writes to tell spinning from progress; the timing model runs every instruction that
+// may change launch-wide state at the end of its cycle, in SM order, so that SMs stepped side
+// by side share nothing while they step.
+#include <cstdint>
+#include <vector>
+
+#include "func/bound_kernel.h"
+#include "ir/program.h"
+
+namespace lockstep::func {
+
+// st, atom, red outside the shared, local and param spaces; every cp, wmma.store, multimem,
+// surface store and tensormap form. Over-approximates: a generic store counts even when it
+// hits shared memory.
+bool may_write_global(const ir::Instruction& inst);
+
+// A call of the device runtime's vprintf, malloc or free.
+bool calls_launch_service(const ir::KernelProgram& program, const ir::Instruction& inst);
+
+// Per PC of `kernel`: 1 when may_write_global, else 0.
+std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
+
+// Per PC of `program`: 1 when the instruction may change state that another block on another
+// SM can observe (may_write_global or calls_launch_service), else 0.
+std::vector<uint8_t> launch_effect_flags(const ir::KernelProgram& program);
+
+}  // namespace lockstep::func
