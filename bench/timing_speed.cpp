@@ -1,9 +1,11 @@
 // Timing-mode speed: simulated warp-instructions and simulated cycles per second of host time
 // for the reference workloads (the FMA loop and saxpy of functional_speed.cpp) on the cycle-level
-// model of a preset (h100 unless --gpu names another). Single-threaded; run on an idle core.
+// model of a preset (h100 unless --gpu names another). One thread steps the SMs unless --threads
+// says more; run on idle cores. Every figure but the speed is the same for any thread count.
 //
-//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME]
+//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME] [--threads N]
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -38,23 +40,30 @@ void report(const char* name, const lockstep::LaunchResult& r, double seconds) {
 int main(int argc, char** argv) {
   bool quick = false;
   std::string gpu = "h100";
+  uint32_t threads = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) gpu = argv[++i];
+    if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = static_cast<uint32_t>(std::atoi(argv[++i]));
+  }
+  if (threads < 1 || threads > lockstep::kMaxSimThreads) {
+    fmt::print(stderr, "--threads: expected a whole number from 1 to {}\n", lockstep::kMaxSimThreads);
+    return 2;
   }
   lockstep::EngineOptions options;
   options.timing = std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(gpu));
   options.warp_size = options.timing->sm.warp_size;
+  options.sim_threads = threads;
   lockstep::Engine engine(options);
   const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_BENCH_PTX);
-  fmt::print("timing mode on the {} preset\n", gpu);
+  fmt::print("timing mode on the {} preset, SMs stepped on {} thread{}\n", gpu, threads, threads == 1 ? "" : "s");
 
   {  // compute-bound: enough blocks to fill every SM
-    const uint32_t threads = quick ? 65536 : 270336;  // 256 / 1056 blocks of 256: 8 per SM, 2 / 1 rounds
+    const uint32_t n = quick ? 65536 : 270336;  // 256 / 1056 blocks of 256: 8 per SM, 2 / 1 rounds
     const int iterations = quick ? 64 : 256;
-    const uint64_t out = engine.malloc(threads * sizeof(float));
+    const uint64_t out = engine.malloc(n * sizeof(float));
     const auto start = Clock::now();
-    const lockstep::LaunchResult r = lockstep::bench::launch_fma_loop(engine, m, threads, iterations, out);
+    const lockstep::LaunchResult r = lockstep::bench::launch_fma_loop(engine, m, n, iterations, out);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (r.fault || !r.timing) return 1;
     report("fma_loop (compute-bound)", r, seconds);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The full test job (what CI runs): release build + every test, the unit tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer (except the host-program tests: an unmodified
-# CUDA program cannot load a sanitized libcudart), and a bounded libFuzzer run over the parser.
-# FUZZ_SECONDS (default 60) bounds the fuzzer; SKIP_SANITIZE=1 / SKIP_FUZZ=1 skip stages.
+# CUDA program cannot load a sanitized libcudart), the timing model's tests under ThreadSanitizer,
+# and a bounded libFuzzer run over the parser. FUZZ_SECONDS (default 60) bounds the fuzzer;
+# SKIP_SANITIZE=1 / SKIP_TSAN=1 / SKIP_FUZZ=1 skip stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -16,6 +17,18 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   cmake --build build-asan -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE "slow|host"
+fi
+
+if [ "${SKIP_TSAN:-0}" != 1 ]; then
+  # ThreadSanitizer over the timing model's SMs stepped on several threads (sim/sm_stepper.h):
+  # the timing tests, and every tests/kernels program in timing mode (two threads step them).
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKSTEP_TSAN=ON \
+        -DLOCKSTEP_BENCH=OFF -DLOCKSTEP_EXAMPLES=OFF -DLOCKSTEP_HOST_TESTS=OFF > /dev/null
+  cmake --build build-tsan -j"$jobs" --target test_timing test_kernels
+  export TSAN_OPTIONS=halt_on_error=1
+  build-tsan/tests/test_timing --gtest_brief=1
+  build-tsan/tests/test_kernels --gtest_brief=1 --gtest_filter='*timing*'
+  unset TSAN_OPTIONS
 fi
 
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then

@@ -1,6 +1,9 @@
 #include "sim/sm_stepper.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "fmt/format.h"
 
 namespace lockstep::sim {
 
@@ -19,20 +22,15 @@ void cpu_relax() {
 #endif
 }
 
-// One round of waiting; false once it is time to sleep.
-bool wait_round(uint32_t round) {
-  if (round < kSpinRounds) {
-    cpu_relax();
-    return true;
-  }
-  std::this_thread::yield();
-  return round < kYieldRounds;
-}
+uint32_t generation_of(uint64_t claim) { return static_cast<uint32_t>(claim >> 32); }
+uint32_t count_of(uint64_t claim) { return static_cast<uint32_t>(claim >> 16) & 0xffff; }
+uint32_t next_of(uint64_t claim) { return static_cast<uint32_t>(claim) & 0xffff; }
 
 }  // namespace
 
 SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads)
     : sms_(sms), changed_(sms.size(), 0), errors_(sms.size()) {
+  if (sms.size() > 0xffff) throw std::invalid_argument(fmt::format("{} SMs: at most 65535 can be stepped", sms.size()));
   const uint32_t usable = std::max<uint32_t>(1, static_cast<uint32_t>(sms.size()));
   const uint32_t helpers = std::clamp<uint32_t>(threads, 1, usable) - 1;
   workers_.reserve(helpers);
@@ -41,43 +39,50 @@ SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads)
 
 SmStepper::~SmStepper() {
   stop_.store(true);
-  generation_.fetch_add(1);
-  generation_.notify_all();
+  claim_.store(uint64_t{generation_ + 1} << 32);
+  claim_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
 
-void SmStepper::work() {
-  const std::vector<uint32_t>& which = *which_;
-  for (uint32_t k = next_.fetch_add(1); k < which.size(); k = next_.fetch_add(1)) {
-    const uint32_t i = which[k];
+void SmStepper::work(uint32_t generation) {
+  uint64_t c = claim_.load();
+  while (generation_of(c) == generation && next_of(c) < count_of(c)) {
+    if (!claim_.compare_exchange_weak(c, c + 1)) continue;
+    // Claimed: the caller cannot start another cycle before this SM is counted done, so
+    // which_ and now_ stay as published.
+    const uint32_t i = (*which_)[next_of(c)];
     try {
       changed_[i] = sms_[i]->cycle(now_) ? 1 : 0;
     } catch (...) {
       errors_[i] = std::current_exception();
     }
+    done_.fetch_add(1);
+    c = claim_.load();
   }
 }
 
 void SmStepper::worker_loop() {
-  uint64_t seen = 0;
+  uint32_t seen = 0;
   while (true) {
-    uint32_t round = 0;
-    uint64_t g = generation_.load();
-    while (g == seen) {
-      if (!wait_round(round++)) {
-        // Dekker with the publisher in step(): it bumps the generation, then looks for
-        // sleepers; a sleeper counts itself, then looks at the generation once more.
+    uint64_t c = claim_.load();
+    for (uint32_t round = 0; generation_of(c) == seen; ++round) {
+      if (round < kSpinRounds) {
+        cpu_relax();
+      } else if (round < kYieldRounds) {
+        std::this_thread::yield();
+      } else {
+        // Dekker with step(): it publishes the claim word, then looks for sleepers; a
+        // sleeper counts itself, then sleeps only if the word is still the one it saw.
         sleepers_.fetch_add(1);
-        generation_.wait(seen);
+        claim_.wait(c);
         sleepers_.fetch_sub(1);
         round = 0;
       }
-      g = generation_.load();
+      c = claim_.load();
     }
-    seen = g;
+    seen = generation_of(c);
     if (stop_.load()) return;
-    work();
-    finished_.fetch_add(1);
+    work(seen);
   }
 }
 
@@ -85,18 +90,15 @@ bool SmStepper::step(uint64_t now, const std::vector<uint32_t>& which) {
   which_ = &which;
   now_ = now;
   for (uint32_t i : which) changed_[i] = 0;
-  if (workers_.empty()) {
-    next_.store(0);
-    work();
-  } else {
-    next_.store(0);
-    finished_.store(0);
-    generation_.fetch_add(1);
-    if (sleepers_.load() != 0) generation_.notify_all();
-    work();
-    const uint32_t helpers = static_cast<uint32_t>(workers_.size());
-    for (uint32_t round = 0; finished_.load() != helpers; ++round)
-      if (round < kSpinRounds) cpu_relax(); else std::this_thread::yield();
+  ++generation_;
+  const auto count = static_cast<uint32_t>(which.size());
+  done_.store(0);
+  claim_.store(uint64_t{generation_} << 32 | uint64_t{count} << 16);
+  if (sleepers_.load() != 0) claim_.notify_all();
+  work(generation_);
+  for (uint32_t round = 0; done_.load() != count; ++round) {
+    if (round < kSpinRounds) cpu_relax();
+    else std::this_thread::yield();
   }
   bool changed = false;
   std::exception_ptr first;

@@ -29,7 +29,8 @@ class SmStepper {
   bool step(uint64_t now, const std::vector<uint32_t>& which);
 
  private:
-  void work();          // steps SMs from the shared work list until it is empty
+  // Claims SMs of cycle generation `generation` and steps them until none is left.
+  void work(uint32_t generation);
   void worker_loop();
 
   std::vector<std::unique_ptr<Sm>>& sms_;
@@ -38,14 +39,18 @@ class SmStepper {
   const std::vector<uint32_t>* which_ = nullptr;
   uint64_t now_ = 0;
 
-  // Hand-off between the caller and the workers, once per cycle: the caller publishes a new
-  // generation, every thread takes SMs off `next_` until the list is used up, the workers
-  // count themselves into `finished_`. Workers spin briefly, then sleep on `generation_`.
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<uint32_t> next_{0};
-  std::atomic<uint32_t> finished_{0};
+  // The hand-off, once per cycle. The caller writes which_ and now_, then publishes the claim
+  // word: generation (high 32 bits), SMs to step (16 bits), next to claim (low 16 bits). A
+  // thread claims an SM by advancing the word while it still names its generation, steps it and
+  // counts it in done_; the caller, which claims too, returns when done_ reaches the count.
+  // So a late thread can never claim into the next cycle, and the caller waits only for SMs
+  // being stepped, never for a thread that has not woken up. Idle threads spin briefly, then
+  // sleep on the claim word.
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<uint32_t> done_{0};
   std::atomic<uint32_t> sleepers_{0};
   std::atomic<bool> stop_{false};
+  uint32_t generation_ = 0;  // the caller's
   std::vector<std::thread> workers_;
 };
 

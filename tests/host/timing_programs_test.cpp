@@ -3,7 +3,10 @@
 // teaching preset (8-lane warps). Timing mode adds its figures to the summary.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -59,6 +62,33 @@ TEST_P(TimingPrograms, SameResultsAsFunctionalMode) {
   expect_only_kernel_summaries(timing.err);
   EXPECT_NE(timing.err.find("lockstep:   cycles "), std::string::npos) << timing.err;
 }
+
+// SMs stepped on several threads change nothing a program or its statistics show: the same
+// output byte for byte (device printf order included) and the same statistics JSON.
+class TimingThreads : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TimingThreads, OutputAndStatisticsAreIdentical) {
+  const std::string program = host_program(std::string(GetParam()) + "_sm90");
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("lockstep_threads_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::vector<ProgramOutcome> runs;
+  std::vector<std::string> stats;
+  for (const char* threads : {"1", "4"}) {
+    const std::string json = (dir / (std::string("stats") + threads + ".json")).string();
+    runs.push_back(run_lockstep(program, {"--mode", "timing", "--threads", threads, "--stats-json", json}));
+    stats.push_back(read_text(json));
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(runs[0].exit_code, 0) << runs[0].err;
+  EXPECT_EQ(runs[1].exit_code, runs[0].exit_code);
+  EXPECT_EQ(runs[1].out, runs[0].out);
+  EXPECT_EQ(runs[1].err, runs[0].err);
+  EXPECT_NE(stats[0].find("\"cycles\""), std::string::npos) << stats[0];
+  EXPECT_EQ(stats[1], stats[0]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Host, TimingThreads, ::testing::Values("device_printf", "kmeans", "device_heap", "cuda_graphs"));
 
 // Programs whose kernels use warp-level operations (CUB's and Thrust's warp reductions and
 // scans) run on the h100 preset only.
