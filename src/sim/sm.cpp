@@ -210,7 +210,7 @@ StallReason Sm::dependency_reason(uint32_t slot, const InstOperands& ops) const 
   return StallReason::kExecutionDependency;
 }
 
-StallReason Sm::classify(uint32_t slot, uint64_t now) const {
+StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const {
   const WarpSlot& ws = warps_[slot];
   const func::Warp& w = *ws.warp;
   if (w.status == func::Warp::Status::Exited) return StallReason::kExited;
@@ -227,7 +227,11 @@ StallReason Sm::classify(uint32_t slot, uint64_t now) const {
     case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
   }
   const Partition& part = partitions_[partition_of(slot)];
-  if (!part.units[static_cast<size_t>(t.unit)].can_accept(now)) return StallReason::kPipelineBusy;
+  const ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
+  if (!unit.can_accept(now)) {
+    if (unit_free != nullptr) *unit_free = unit.next_free_cycle();
+    return StallReason::kPipelineBusy;
+  }
   const bool collector = std::any_of(part.collector_free.begin(), part.collector_free.end(),
                                      [now](uint64_t free) { return free <= now; });
   if (!collector) return StallReason::kPipelineBusy;
@@ -248,8 +252,10 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     StallReason r;
     if (ws.stall_cached) {
       r = ws.cached_stall;
+    } else if (ws.busy_until > now) {
+      r = StallReason::kPipelineBusy;
     } else {
-      r = classify(slot, now);
+      r = classify(slot, now, &ws.busy_until);
       if (is_dependency_stall(r)) ws.stall_cached = true, ws.cached_stall = r;
     }
     part.reasons[local] = r;

@@ -118,6 +118,10 @@ class Sm {
     // of asking the scoreboard again (most warps wait so most cycles; this keeps them cheap).
     bool stall_cached = false;
     StallReason cached_stall = StallReason::kExecutionDependency;
+    // Ready but for its unit's issue slot, which frees at this cycle: pipeline busy until then
+    // without asking again (nothing but its own issue can give it an earlier reason, and units
+    // only get busier).
+    uint64_t busy_until = 0;
   };
   struct CtaSlot {
     bool busy = false;
@@ -163,7 +167,9 @@ class Sm {
   bool writeback(uint64_t now);
   bool issue(uint32_t p, uint64_t now);
   bool fetch(uint32_t p, uint64_t now);
-  StallReason classify(uint32_t slot, uint64_t now) const;
+  // The warp's stall reason this cycle, or kNotSelected when it is ready. When its unit's issue
+  // slot is what holds it, *unit_free (if given) gets the cycle the slot frees.
+  StallReason classify(uint32_t slot, uint64_t now, uint64_t* unit_free = nullptr) const;
   StallReason dependency_reason(uint32_t slot, const InstOperands& ops) const;
   void issue_instruction(uint32_t slot, uint64_t now);
   void after_issue(uint32_t slot, uint64_t now, size_t depth_before);
