@@ -203,6 +203,14 @@ TEST(CliPrograms, BadEnvironmentStopsTheRuntimeLoudly) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "lockstep: unknown GPU 'h300' (accepted: a100, fermi, h100, h200, teaching, v100)\n");
+  for (const char* bad : {"0", "300", "x"}) {
+    const ProgramOutcome t = run_shell("LD_LIBRARY_PATH=" + quoted(lib) + " LOCKSTEP_MODE=timing LOCKSTEP_THREADS=" +
+                                       bad + " " + quoted(program("device_query")));
+    EXPECT_EQ(t.exit_code, 1);
+    EXPECT_EQ(t.out, "");
+    EXPECT_EQ(t.err, "lockstep: bad value '" + std::string(bad) +
+                         "' for LOCKSTEP_THREADS: expected a whole number from 1 to 256\n");
+  }
 }
 
 #endif  // LOCKSTEP_HOST_PROGRAMS
