@@ -86,6 +86,7 @@ struct GpuConfig {
     uint32_t fetch_width = 0;        // timing.fetch_width: instructions one fetch decodes
     uint32_t collector_units = 0;    // timing.collector_units: operand collectors per scheduler
     uint32_t register_banks = 0;     // timing.register_banks: register-file banks per scheduler
+    bool bank_by_warp = true;        // timing.bank_mapping: "warp-offset" (true) or "register"
     uint32_t writeback_ports = 0;    // timing.writeback_ports: results written per scheduler per cycle
     uint32_t simt_push_cycles = 0;   // timing.simt_push_cycles: cost of a SIMT-stack push
     uint32_t simt_pop_cycles = 0;    // timing.simt_pop_cycles: cost of a SIMT-stack pop

@@ -137,6 +137,9 @@ std::vector<OptionSpec> build_specs() {
                       "operand collector units per scheduler (instructions gathering operands at once)"));
   s.push_back(integer("timing.register_banks", 1, 64,
                       "register-file banks per scheduler; each serves one operand read per cycle"));
+  s.push_back(choice("timing.bank_mapping", {"warp-offset", "register"},
+                     "the bank of a register: warp-offset (register + the warp's slot) % banks, so warps reading "
+                     "the same register use different banks; register: register % banks"));
   s.push_back(integer("timing.writeback_ports", 1, 64, "results written to the register file per scheduler per cycle"));
   s.push_back(integer("timing.simt_push_cycles", 0, 1000,
                       "cycles a divergent branch adds for pushing onto the SIMT stack"));

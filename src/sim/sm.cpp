@@ -344,7 +344,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     for (uint32_t i = 0; i < r.count; ++i) {
       const uint32_t reg = r.first + i;
       if (reg >= ctx_.regs.slot_count) continue;  // predicates have their own file
-      uint64_t& bank = part.bank_free[(reg + local) % banks];
+      uint64_t& bank = part.bank_free[(ctx_.gpu->timing.bank_by_warp ? reg + local : reg) % banks];
       const uint64_t read = std::max(now, bank);
       bank = read + 1;
       if (read > now) ++stats_.bank_conflicts;

@@ -39,6 +39,7 @@ TEST(TimingKeys, EveryPresetGivesTheSharedValues) {
     EXPECT_EQ(g.timing.ibuffer_entries, 2u);
     EXPECT_EQ(g.timing.fetch_width, 2u);
     EXPECT_EQ(g.timing.collector_units, 2u);
+    EXPECT_TRUE(g.timing.bank_by_warp);
     EXPECT_EQ(g.timing.writeback_ports, 1u);
     EXPECT_EQ(g.timing.simt_push_cycles, 0u);
     EXPECT_EQ(g.timing.simt_pop_cycles, 0u);
@@ -82,6 +83,9 @@ TEST(TimingKeys, BadValuesNameTheAcceptedValues) {
   EXPECT_EQ(error_of({"timing.scoreboard=cam"}), "bad value 'cam' for timing.scoreboard: expected one of bitmap, rid-table");
   EXPECT_EQ(error_of({"timing.warp_scheduler=two_level"}),
             "bad value 'two_level' for timing.warp_scheduler: expected one of lrr, gto, two-level");
+  EXPECT_EQ(error_of({"timing.bank_mapping=xor"}),
+            "bad value 'xor' for timing.bank_mapping: expected one of warp-offset, register");
+  EXPECT_FALSE(load_gpu_config("h100", {"timing.bank_mapping=register"}).timing.bank_by_warp);
   EXPECT_EQ(error_of({"icache.replacement=random"}),
             "bad value 'random' for icache.replacement: expected one of lru, fifo");
   EXPECT_EQ(error_of({"timing.cta_scheduler=bcs"}),
@@ -101,7 +105,7 @@ TEST(TimingKeys, UnknownTimingKeyListsTheTimingKeys) {
   EXPECT_EQ(error_of({"timing.scheduler=gto"}),
             "unknown configuration key 'timing.scheduler' (keys in [timing]: warp_scheduler, fetch_group_size, "
             "scoreboard, rid_entries, ibuffer_entries, fetch_width, collector_units, register_banks, "
-            "writeback_ports, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
+            "bank_mapping, writeback_ports, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
             "kernel_overlap)");
   EXPECT_EQ(error_of({"opcodes.integer=mov"}),
             "unknown configuration key 'opcodes.integer' (keys in [opcodes]: sfu, tensor, ldst, fp64, fp32, int)");

@@ -73,5 +73,29 @@ TEST(Throughput, BankConflictsDelayDispatch) {
   EXPECT_EQ(extra(conflicting, conflicts), 16u * 2);
 }
 
+TEST(Throughput, BankMappingDecidesWhetherWarpsShareBanks) {
+  // Each warp alternates an FFMA reading %f4, %f8, %f12 (slots 4, 8, 12: one bank, 3 cycles of
+  // reads) with an integer add reading %r4, %r8 (slots 20, 24: the same bank) that another unit
+  // takes while the FFMA still reads. With bank_mapping = "register" every warp's reads land in
+  // that bank; with "warp-offset" the second warp of a scheduler (slot 1) reads the next bank.
+  std::string body;
+  for (int r = 1; r <= 12; ++r) body += fmt::format("  mov.f32 %f{}, 0f3F800000;\n  mov.u32 %r{}, {};\n", r, r, r);
+  for (int i = 0; i < 16; ++i) body += "  fma.rn.f32 %f1, %f4, %f8, %f12;\n  add.s32 %r1, %r4, %r8;\n";
+  const std::string ptx = micro_kernel(body);
+  auto run = [&](const char* mapping, uint32_t threads) {
+    auto engine = timing_engine(timing_gpu("teaching", {"icache.miss_latency=1", std::string("timing.bank_mapping=") + mapping}));
+    return run_timed(*engine, ptx, 1, threads);
+  };
+  // One warp per scheduler (8-lane warps, 2 schedulers): every warp is in slot 0 of its
+  // scheduler, where both mappings agree.
+  EXPECT_EQ(run("register", 16), run("warp-offset", 16));
+  // Two warps per scheduler: sharing the bank costs conflicts and cycles.
+  const sim::KernelTiming shared = run("register", 32), offset = run("warp-offset", 32);
+  EXPECT_GT(shared.bank_conflicts, offset.bank_conflicts);
+  EXPECT_GT(shared.bank_conflict_cycles, offset.bank_conflict_cycles);
+  EXPECT_GT(shared.cycles, offset.cycles);
+  EXPECT_EQ(shared.warp_instructions, offset.warp_instructions);
+}
+
 }  // namespace
 }  // namespace lockstep::test
