@@ -1,8 +1,8 @@
 // `lockstep run`: checks the GPU configuration and the mode before anything runs, so a mistake
 // is reported at once rather than from inside the program's CUDA runtime.
-#include <charconv>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.h"
 #include "config/config_error.h"
@@ -17,12 +17,10 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
     fmt::print(stderr, "lockstep: bad value '{}' for --mode: expected one of functional, timing\n", options.mode);
     return 2;
   }
-  uint32_t threads = 0;
-  const std::string& t = options.threads;
-  const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), threads);
-  if (error != std::errc{} || end != t.data() + t.size() || threads < 1 || threads > kMaxSimThreads) {
-    fmt::print(stderr, "lockstep: bad value '{}' for --threads: expected a whole number from 1 to {}\n", t,
-               kMaxSimThreads);
+  const std::optional<uint32_t> threads = parse_sim_threads(options.threads);
+  if (!threads) {
+    fmt::print(stderr, "lockstep: bad value '{}' for --threads: expected a whole number from 1 to {}\n",
+               options.threads, kMaxSimThreads);
     return 2;
   }
   std::vector<std::string> overrides;
@@ -40,7 +38,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
     settings.gpu = options.gpu.gpu;
     settings.overrides = overrides;
     settings.mode = options.mode;
-    settings.threads = threads;
+    settings.threads = *threads;
     settings.stats_json = options.stats_json;
     return run_program(program, settings);
   }
@@ -52,7 +50,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
   sample.warp_size = gpu.sm.warp_size;
   sample.elements = options.elements;
   if (options.mode == "timing") sample.timing = std::make_shared<const config::GpuConfig>(gpu);
-  sample.threads = threads;
+  sample.threads = *threads;
   return run_sample(sample);
 }
 

@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -19,6 +20,13 @@
 #include "sim/timing_launch.h"
 
 namespace lockstep {
+
+std::optional<uint32_t> parse_sim_threads(std::string_view text) {
+  uint32_t n = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (error != std::errc{} || end != text.data() + text.size() || n < 1 || n > kMaxSimThreads) return std::nullopt;
+  return n;
+}
 
 namespace {
 

@@ -25,6 +25,8 @@ struct Dim3 {
 
 // The most threads a timing-mode run may step SMs on (EngineOptions::sim_threads).
 inline constexpr uint32_t kMaxSimThreads = 256;
+// `text` as a thread count: a whole number from 1 to kMaxSimThreads, else nothing.
+std::optional<uint32_t> parse_sim_threads(std::string_view text);
 
 struct EngineOptions {
   uint32_t warp_size = 32;          // 4, 8, 16, 32 or 64

@@ -45,13 +45,4 @@ std::vector<uint8_t> global_write_flags(const BoundKernel& kernel) {
   return flags;
 }
 
-std::vector<uint8_t> launch_effect_flags(const ir::KernelProgram& program) {
-  std::vector<uint8_t> flags(program.code.size(), 0);
-  for (size_t pc = 0; pc < flags.size(); ++pc) {
-    const ir::Instruction& inst = program.code[pc];
-    flags[pc] = may_write_global(inst) || calls_launch_service(program, inst) ? 1 : 0;
-  }
-  return flags;
-}
-
 }  // namespace lockstep::func

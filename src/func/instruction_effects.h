@@ -23,8 +23,4 @@ bool calls_launch_service(const ir::KernelProgram& program, const ir::Instructio
 // Per PC of `kernel`: 1 when may_write_global, else 0.
 std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
 
-// Per PC of `program`: 1 when the instruction may change state that another block on another
-// SM can observe (may_write_global or calls_launch_service), else 0.
-std::vector<uint8_t> launch_effect_flags(const ir::KernelProgram& program);
-
 }  // namespace lockstep::func

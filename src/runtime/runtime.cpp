@@ -1,7 +1,6 @@
 #include "runtime/runtime.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -49,15 +48,13 @@ RuntimeOptions options_from_environment() {
     o.timing = m == "timing";
   }
   if (const char* threads = std::getenv("LOCKSTEP_THREADS"); threads != nullptr && *threads != '\0') {
-    const std::string_view t = threads;
-    uint32_t n = 0;
-    const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), n);
-    if (error != std::errc{} || end != t.data() + t.size() || n < 1 || n > kMaxSimThreads) {
+    const std::optional<uint32_t> n = parse_sim_threads(threads);
+    if (!n) {
       std::fprintf(stderr, "lockstep: bad value '%s' for LOCKSTEP_THREADS: expected a whole number from 1 to %u\n",
                    threads, kMaxSimThreads);
       std::exit(1);
     }
-    o.threads = n;
+    o.threads = *n;
   }
   if (const char* s = std::getenv("LOCKSTEP_SUMMARY")) o.summary = std::string_view(s) == "1";
   read_report_options(o);

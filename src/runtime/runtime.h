@@ -50,8 +50,8 @@ RuntimeOptions runtime_options(config::GpuConfig gpu);
 // LOCKSTEP_GPU (a preset name, default h100), LOCKSTEP_WARP_SIZE (the same as an override
 // sm.warp_size=N), LOCKSTEP_SET (overrides key=value, one per line, applied after it),
 // LOCKSTEP_MODE (functional or timing), LOCKSTEP_THREADS (1 to 256) and LOCKSTEP_SUMMARY=1, as
-// `lockstep run` sets them. `lockstep run` has checked them; a bad
-// value set by other means prints "lockstep: <error>" and exits with status 1.
+// `lockstep run` sets them. `lockstep run` has checked them; a bad value set by other means
+// prints "lockstep: <error>" and exits with status 1.
 // --- the modelled GPU (config room): end ---
 RuntimeOptions options_from_environment();
 // LOCKSTEP_STATS_JSON (a file name) and LOCKSTEP_PROGRESS (1: always, 0: never; unset: when

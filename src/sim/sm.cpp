@@ -138,7 +138,6 @@ void Sm::commit() {
     try {
       func::run_deferred(ctx_.kernel->code[d.pc], *ws.warp, d.lanes);
     } catch (func::FaultException& f) {
-      deferred_.clear();
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), ws.warp->warp_id, d.pc, {}});
     }
   }

@@ -14,6 +14,9 @@ namespace lockstep::sim {
 
 namespace {
 
+// The first cycle SM `sm` may take a block of this launch (TimingLaunch::sm_available).
+uint64_t available_from(const TimingLaunch& l, size_t sm) { return l.sm_available.empty() ? 0 : l.sm_available[sm]; }
+
 // Steps the SMs cycle by cycle until every block of the launch is done; everything between the
 // steps (commits, block placement, idle skipping) goes in SM order, so a run is deterministic
 // for any number of stepping threads. An SM the launch before still holds takes its first
@@ -27,17 +30,17 @@ class Driver {
         blocks_(blocks),
         launch_(launch),
         total_blocks_(total_blocks),
-        deferred_(sms.size()),
+        waiting_(sms.size()),
         free_(sms.size(), 0) {
     stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
   }
 
-  uint64_t available(size_t sm) const { return launch_.sm_available.empty() ? 0 : launch_.sm_available[sm]; }
+  uint64_t available(size_t sm) const { return available_from(launch_, sm); }
 
   void place(const CtaPlacement& p, uint64_t cycle) {
     if (available(p.sm) > cycle) {
-      deferred_[p.sm].push_back(p.block);
+      waiting_[p.sm].push_back(p.block);
     } else {
       sms_[p.sm]->start_block(p.block, cycle);
     }
@@ -48,9 +51,9 @@ class Driver {
     uint64_t now = 0;
     while (true) {
       for (size_t i = 0; i < sms_.size(); ++i) {
-        if (deferred_[i].empty() || available(i) > now) continue;
-        for (uint64_t block : deferred_[i]) sms_[i]->start_block(block, now);
-        deferred_[i].clear();
+        if (waiting_[i].empty() || available(i) > now) continue;
+        for (uint64_t block : waiting_[i]) sms_[i]->start_block(block, now);
+        waiting_[i].clear();
       }
       stepping_.clear();
       for (uint32_t i = 0; i < sms_.size(); ++i)
@@ -75,7 +78,7 @@ class Driver {
       uint64_t next = UINT64_MAX;
       for (size_t i = 0; i < sms_.size(); ++i) {
         if (!sms_[i]->idle()) next = std::min(next, sms_[i]->next_change(now));
-        if (!deferred_[i].empty()) next = std::min(next, available(i));
+        if (!waiting_[i].empty()) next = std::min(next, available(i));
       }
       if (next == UINT64_MAX)
         throw std::logic_error(fmt::format("the timing model stalled at cycle {} with {} of {} blocks done", now, done_,
@@ -96,7 +99,7 @@ class Driver {
   uint64_t total_blocks_;
   uint64_t done_ = 0;
   std::vector<uint32_t> stepping_;  // this cycle: the SMs not idle, ascending
-  std::vector<std::vector<uint64_t>> deferred_;  // per SM: placed blocks waiting for it to free
+  std::vector<std::vector<uint64_t>> waiting_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
 };
 
@@ -136,7 +139,7 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   std::vector<std::unique_ptr<Sm>> sms;
   sms.reserve(gpu.gpu.sm_count);
   for (uint32_t i = 0; i < gpu.gpu.sm_count; ++i)
-    sms.push_back(std::make_unique<Sm>(i, context, l.sm_available.empty() ? 0 : l.sm_available.at(i)));
+    sms.push_back(std::make_unique<Sm>(i, context, available_from(l, i)));
 
   const uint64_t total_blocks = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
   const uint64_t resident_at_once = uint64_t{occupancy.blocks} * gpu.gpu.sm_count;

@@ -48,10 +48,8 @@ struct Outcome {
 uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
 
 Outcome run_atomics(uint32_t threads) {
-  EngineOptions options;
-  options.timing = timing_gpu("h100");
-  options.sim_threads = threads;
-  Engine engine(options);
+  auto owned = timing_engine(timing_gpu("h100"), threads);
+  Engine& engine = *owned;
   Outcome o;
   engine.set_trace([&](const TraceEvent& e) {
     o.trace_hash = mix(mix(mix(mix(o.trace_hash, e.cycle), e.block), uint64_t{e.warp} << 32 | e.pc), e.active_mask);
@@ -71,10 +69,8 @@ Outcome run_atomics(uint32_t threads) {
 }
 
 Outcome run_printf(uint32_t threads) {
-  EngineOptions options;
-  options.timing = timing_gpu("h100");
-  options.sim_threads = threads;
-  Engine engine(options);
+  auto owned = timing_engine(timing_gpu("h100"), threads);
+  Engine& engine = *owned;
   const ModuleId m = engine.load_ptx_file(kernel_ptx_path("16_printf", 90));
   const uint32_t blocks = 300, block = 64, n = blocks * block;
   std::vector<int32_t> values(n);

@@ -18,11 +18,13 @@ inline std::shared_ptr<const config::GpuConfig> timing_gpu(const std::string& pr
   return std::make_shared<const config::GpuConfig>(config::load_gpu_config(preset, overrides));
 }
 
-// An engine that runs every launch on the cycle-level model of `gpu`.
-inline std::unique_ptr<Engine> timing_engine(std::shared_ptr<const config::GpuConfig> gpu) {
+// An engine that runs every launch on the cycle-level model of `gpu`, its SMs stepped on
+// `threads` threads.
+inline std::unique_ptr<Engine> timing_engine(std::shared_ptr<const config::GpuConfig> gpu, uint32_t threads = 1) {
   EngineOptions options;
   options.warp_size = gpu->sm.warp_size;
   options.timing = std::move(gpu);
+  options.sim_threads = threads;
   return std::make_unique<Engine>(options);
 }
 
