@@ -123,6 +123,10 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   g.gpu.memory_bus_bits = u32(v, "gpu.memory_bus_bits");
   g.gpu.global_memory_gib = v.get_float("gpu.global_memory_gib");
   g.gpu.l2_kib = u32(v, "gpu.l2_kib");
+  g.gpu.pci_device_id = u32(v, "gpu.pci_device_id");
+  g.gpu.async_engines = u32(v, "gpu.async_engines");
+  g.gpu.ecc_enabled = u32(v, "gpu.ecc_enabled") != 0;
+  g.gpu.fp32_to_fp64_ratio = u32(v, "gpu.fp32_to_fp64_ratio");
 
   GpuConfig::Sm& sm = g.sm;
   sm.warp_size = u32(v, "sm.warp_size");

@@ -29,6 +29,11 @@ struct GpuConfig {
     uint32_t memory_bus_bits = 0;
     double global_memory_gib = 0;
     uint32_t l2_kib = 0;
+    // What the runtime reports of the product (no effect on the model).
+    uint32_t pci_device_id = 0;
+    uint32_t async_engines = 0;
+    bool ecc_enabled = false;
+    uint32_t fp32_to_fp64_ratio = 0;
     uint64_t global_memory_bytes() const { return static_cast<uint64_t>(global_memory_gib * double(1ull << 30)); }
   } gpu;
 

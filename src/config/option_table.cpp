@@ -68,6 +68,10 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("gpu.memory_bus_bits", 8, 16384, "memory bus width, bits"));
   s.push_back(number("gpu.global_memory_gib", 0.0625, 4096, "device memory, GiB"));
   s.push_back(integer("gpu.l2_kib", 0, 1048576, "L2 cache, KiB"));
+  s.push_back(integer("gpu.pci_device_id", 0, 65535, "the product's PCI device id (vendor 0x10de), as the runtime reports it"));
+  s.push_back(integer("gpu.async_engines", 0, 16, "copy engines (cudaDevAttrAsyncEngineCount)"));
+  s.push_back(one_of("gpu.ecc_enabled", {0, 1}, "ECC on device memory is enabled (cudaDevAttrEccEnabled)"));
+  s.push_back(integer("gpu.fp32_to_fp64_ratio", 1, 128, "FP32 to FP64 throughput ratio (cudaDevAttrSingleToDoublePrecisionPerfRatio)"));
 
   s.push_back(one_of("sm.warp_size", {1, 2, 4, 8, 16, 32, 64}, "threads per warp"));
   s.push_back(integer("sm.max_threads", 1, 65536, "resident threads per SM"));

@@ -30,13 +30,16 @@ struct DevicePreset {
   uint32_t memory_clock_khz = 0;
   uint32_t memory_bus_width = 0;
   uint64_t constant_memory = 64 * 1024;  // every CUDA GPU [PG]
+  uint32_t pci_device_id = 0;
+  uint32_t async_engines = 0;
+  bool ecc_enabled = false;
+  uint32_t fp32_to_fp64_ratio = 0;
 };
 
 DevicePreset device_preset(const config::GpuConfig& gpu);
 
-// Fills every field of `prop` from the preset; warp_size comes from the engine options.
+// Fills every field of `prop` from the preset's attributes (device_attributes.h), so the two
+// queries agree field by field; warp_size comes from the engine options.
 void fill_properties(const DevicePreset& preset, uint32_t warp_size, cudaDeviceProp& prop);
-// The value of one attribute; false for attributes the preset does not describe.
-bool device_attribute(const DevicePreset& preset, uint32_t warp_size, cudaDeviceAttr attr, int& value);
 
 }  // namespace lockstep::runtime

@@ -20,7 +20,11 @@ TEST(ConfigPrinter, PrintsEveryKeyGroupedByTable) {
             "memory_clock_mhz = 1000\n"
             "memory_bus_bits = 256\n"
             "global_memory_gib = 1.0\n"
-            "l2_kib = 256\n");
+            "l2_kib = 256\n"
+            "pci_device_id = 0\n"
+            "async_engines = 2\n"
+            "ecc_enabled = 0\n"
+            "fp32_to_fp64_ratio = 2\n");
   EXPECT_NE(text.find("\n[sm]\nwarp_size = 8\n"), std::string::npos);
   EXPECT_NE(text.find("shared_carveouts_kib = [0, 8, 16]\n"), std::string::npos);
   EXPECT_NE(text.find("register_alloc_granularity = \"warp\"\n"), std::string::npos);

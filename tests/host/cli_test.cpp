@@ -164,6 +164,19 @@ TEST(CliPrograms, DefaultPresetIsH100) {
             "PASSED\n");
 }
 
+// The device selection most programs copy from the samples asks for the compute mode by
+// attribute; every attribute number of CUDA 13 must be answered (device_select.cu).
+TEST(CliPrograms, SamplesStyleDeviceSelectionGetsPastItsFirstCall) {
+  const ProgramOutcome r = run_lockstep(program("device_select"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "selected device 0\n"
+            "attributes refused: 0; attribute 148: cudaErrorInvalidValue\n"
+            "compute mode 0, overlap 1, copy engines 3, map host 1, pools 1, ecc 1, priorities 1\n"
+            "texture 1D 131072, 2D 131072x65536, 3D 16384x16384x16384\n"
+            "PASSED\n");
+}
+
 TEST(CliPrograms, ProgramSeesTheChosenPreset) {
   ProgramOutcome r = run_lockstep(program("device_query"), {"--gpu", "a100"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

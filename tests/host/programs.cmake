@@ -35,7 +35,7 @@ set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)
-    foreach(p vector_add constant_memory faulting_kernel unsupported_api unsupported_instruction device_query)
+    foreach(p vector_add constant_memory faulting_kernel unsupported_api unsupported_instruction device_query device_select)
       lockstep_host_program(${p} ${p}.cu -cudart shared -arch=sm_80)
     endforeach()
     lockstep_host_program(vector_add_static vector_add.cu -arch=sm_80)

@@ -1,5 +1,6 @@
 // Device, version and function-attribute entry points: one simulated device (DevicePreset).
 #include "cudart/process_runtime.h"
+#include "runtime/device_attributes.h"
 #include "runtime/device_preset.h"
 
 using lockstep::runtime::process_runtime;
@@ -39,8 +40,10 @@ extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device)
 extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   if (value == nullptr) return process_runtime().record(cudaErrorInvalidValue);
   if (device != 0) return process_runtime().record(cudaErrorInvalidDevice);
-  if (!lockstep::runtime::device_attribute(process_runtime().preset(), process_runtime().warp_size(), attr, *value))
-    return process_runtime().record(cudaErrorInvalidValue);
+  const std::optional<int> v =
+      lockstep::runtime::device_attribute(process_runtime().preset(), process_runtime().warp_size(), attr);
+  if (!v) return process_runtime().record(cudaErrorInvalidValue);
+  *value = *v;
   return cudaSuccess;
 }
 
