@@ -112,6 +112,71 @@ void check_consistency(const GpuConfig::Sm& sm) {
 
 }  // namespace
 
+namespace {
+
+// The L1, L2, crossbar and DRAM keys, and how they must fit together.
+void read_memory_system(const ConfigValues& v, GpuConfig& g) {
+  GpuConfig::L1& l1 = g.l1;
+  l1.unified_kib = u32(v, "l1.unified_kib");
+  l1.ways = u32(v, "l1.ways");
+  l1.line_bytes = u32(v, "l1.line_bytes");
+  l1.sector_bytes = u32(v, "l1.sector_bytes");
+  l1.replacement = v.get_string("l1.replacement");
+  l1.hit_latency = u32(v, "l1.hit_latency");
+  l1.mshr_entries = u32(v, "l1.mshr_entries");
+  l1.mshr_max_merge = u32(v, "l1.mshr_max_merge");
+  l1.miss_queue = u32(v, "l1.miss_queue");
+  l1.lsu_queue = u32(v, "l1.lsu_queue");
+  if (l1.sector_bytes > l1.line_bytes)
+    inconsistent(fmt::format("l1.sector_bytes ({}) exceeds l1.line_bytes ({})", l1.sector_bytes, l1.line_bytes));
+  if (l1.unified_kib < g.sm.shared_kib)
+    inconsistent(fmt::format("l1.unified_kib ({}) is smaller than sm.shared_kib ({}): shared memory is carved out of it",
+                             l1.unified_kib, g.sm.shared_kib));
+
+  GpuConfig::L2& l2 = g.l2;
+  l2.slices = u32(v, "l2.slices");
+  l2.ways = u32(v, "l2.ways");
+  l2.replacement = v.get_string("l2.replacement");
+  l2.hit_latency = u32(v, "l2.hit_latency");
+  l2.atomic_latency = u32(v, "l2.atomic_latency");
+  l2.mshr_entries = u32(v, "l2.mshr_entries");
+  l2.mshr_max_merge = u32(v, "l2.mshr_max_merge");
+  l2.queue = u32(v, "l2.queue");
+  l2.xor_hash = v.get_string("l2.hash") == "xor";
+  // Every slice holds whole sets: the L2's geometry is exact, never rounded.
+  const uint64_t set_bytes = uint64_t{l1.line_bytes} * l2.ways;
+  const uint64_t l2_bytes = uint64_t{g.gpu.l2_kib} * 1024;
+  if (l2_bytes % l2.slices != 0 || l2_bytes / l2.slices % set_bytes != 0 || l2_bytes / l2.slices == 0)
+    inconsistent(fmt::format("gpu.l2_kib ({}) over l2.slices ({}) does not split into whole sets of l2.ways ({}) "
+                             "lines of l1.line_bytes ({})",
+                             g.gpu.l2_kib, l2.slices, l2.ways, l1.line_bytes));
+  if (l2.queue < l2.mshr_max_merge)
+    inconsistent(fmt::format("l2.queue ({}) must hold at least l2.mshr_max_merge ({}) responses", l2.queue,
+                             l2.mshr_max_merge));
+
+  g.interconnect.latency = u32(v, "interconnect.latency");
+  g.interconnect.flit_bytes = u32(v, "interconnect.flit_bytes");
+  g.interconnect.queue = u32(v, "interconnect.queue");
+
+  GpuConfig::Dram& d = g.dram;
+  d.channels = u32(v, "dram.channels");
+  d.bus_bytes = u32(v, "dram.bus_bytes");
+  d.banks = u32(v, "dram.banks");
+  d.row_bytes = u32(v, "dram.row_bytes");
+  d.t_rcd = u32(v, "dram.t_rcd");
+  d.t_rp = u32(v, "dram.t_rp");
+  d.t_ras = u32(v, "dram.t_ras");
+  d.t_cl = u32(v, "dram.t_cl");
+  d.t_wl = u32(v, "dram.t_wl");
+  d.t_ccd = u32(v, "dram.t_ccd");
+  d.read_queue = u32(v, "dram.read_queue");
+  d.write_queue = u32(v, "dram.write_queue");
+  d.controller_latency = u32(v, "dram.controller_latency");
+  d.scheduler = v.get_string("dram.scheduler");
+}
+
+}  // namespace
+
 GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   GpuConfig g;
   g.preset = preset;
@@ -155,11 +220,17 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   g.pipeline.tensor = unit(v, "tensor");
   g.pipeline.ldst = unit(v, "ldst");
 
+  g.memory.hierarchy = v.get_string("memory.model") == "hierarchy";
   g.memory.shared_latency = u32(v, "memory.shared_latency");
   g.memory.global_latency = u32(v, "memory.global_latency");
   g.memory.local_latency = u32(v, "memory.local_latency");
   g.memory.constant_latency = u32(v, "memory.constant_latency");
   g.memory.texture_latency = u32(v, "memory.texture_latency");
+  g.memory.coalescing = v.get_string("memory.coalescing");
+  g.memory.shared_banks = u32(v, "memory.shared_banks");
+  g.memory.shared_bank_bytes = u32(v, "memory.shared_bank_bytes");
+  g.memory.shared_group_lanes = u32(v, "memory.shared_group_lanes");
+  read_memory_system(v, g);
 
   g.icache.sets = u32(v, "icache.sets");
   g.icache.ways = u32(v, "icache.ways");

@@ -65,8 +65,37 @@ struct GpuConfig {
   } pipeline;
 
   struct Memory {
+    bool hierarchy = true;  // memory.model: "hierarchy" (true) or "fixed-latency"
     uint32_t shared_latency = 0, global_latency = 0, local_latency = 0, constant_latency = 0, texture_latency = 0;
+    std::string coalescing;  // memory.coalescing: sectored, gt200, g80
+    uint32_t shared_banks = 0, shared_bank_bytes = 0, shared_group_lanes = 0;
   } memory;
+
+  // The L1 data cache of each SM (memory.model = hierarchy).
+  struct L1 {
+    uint32_t unified_kib = 0, ways = 0, line_bytes = 0, sector_bytes = 0;
+    std::string replacement;
+    uint32_t hit_latency = 0, mshr_entries = 0, mshr_max_merge = 0, miss_queue = 0, lsu_queue = 0;
+  } l1;
+
+  // The L2, in slices of gpu.l2_kib / slices each.
+  struct L2 {
+    uint32_t slices = 0, ways = 0;
+    std::string replacement;
+    uint32_t hit_latency = 0, atomic_latency = 0, mshr_entries = 0, mshr_max_merge = 0, queue = 0;
+    bool xor_hash = true;  // l2.hash: "xor" (true) or "linear"
+  } l2;
+
+  struct Interconnect {
+    uint32_t latency = 0, flit_bytes = 0, queue = 0;
+  } interconnect;
+
+  struct Dram {
+    uint32_t channels = 0, bus_bytes = 0, banks = 0, row_bytes = 0;
+    uint32_t t_rcd = 0, t_rp = 0, t_ras = 0, t_cl = 0, t_wl = 0, t_ccd = 0;  // DRAM clocks
+    uint32_t read_queue = 0, write_queue = 0, controller_latency = 0;
+    std::string scheduler;  // dram.scheduler: fr-fcfs, fcfs
+  } dram;
 
   struct ICache {
     uint32_t sets = 0, ways = 0, line_bytes = 0, miss_latency = 0;

@@ -2,62 +2,11 @@
 // give every key; `--set` may override any of them. Ranges are sanity bounds (what the model can
 // represent), not claims about real hardware.
 #include "config/option.h"
+#include "config/option_builders.h"
 
 namespace lockstep::config {
 
 namespace {
-
-OptionSpec integer(std::string_view key, int64_t min, int64_t max, std::string_view description) {
-  OptionSpec s;
-  s.key = key, s.type = OptionType::Int, s.min = min, s.max = max, s.description = description;
-  return s;
-}
-
-OptionSpec one_of(std::string_view key, std::vector<int64_t> accepted, std::string_view description) {
-  OptionSpec s;
-  s.key = key, s.type = OptionType::Int, s.accepted = std::move(accepted), s.description = description;
-  return s;
-}
-
-OptionSpec number(std::string_view key, double min, double max, std::string_view description) {
-  OptionSpec s;
-  s.key = key, s.type = OptionType::Float, s.min_float = min, s.max_float = max, s.description = description;
-  return s;
-}
-
-OptionSpec text(std::string_view key, std::string_view description) {
-  OptionSpec s;
-  s.key = key, s.type = OptionType::String, s.description = description;
-  return s;
-}
-
-// A string that may be empty: the opcode lists, where "" means "no explicit entries".
-OptionSpec text_or_empty(std::string_view key, std::string_view description) {
-  OptionSpec s = text(key, description);
-  s.may_be_empty = true;
-  return s;
-}
-
-OptionSpec choice(std::string_view key, std::vector<std::string_view> choices, std::string_view description) {
-  OptionSpec s;
-  s.key = key, s.type = OptionType::Enum, s.choices = std::move(choices), s.description = description;
-  return s;
-}
-
-OptionSpec integers(std::string_view key, int64_t min, int64_t max, std::string_view description) {
-  OptionSpec s;
-  s.key = key, s.type = OptionType::IntList, s.min = min, s.max = max, s.description = description;
-  return s;
-}
-
-// One execution unit's three keys: pipeline.<unit>.{latency,initiation_interval,lanes}.
-void add_unit(std::vector<OptionSpec>& specs, std::string_view latency, std::string_view interval,
-              std::string_view lanes) {
-  specs.push_back(integer(latency, 1, 10000, "cycles from issue until a dependent instruction may issue"));
-  specs.push_back(integer(interval, 1, 1024, "cycles between two warp instructions entering the unit"));
-  specs.push_back(integer(lanes, 1, 1024, "threads the unit serves per cycle"));
-}
-
 std::vector<OptionSpec> build_specs() {
   std::vector<OptionSpec> s;
   s.push_back(text("gpu.name", "the product name cudaGetDeviceProperties reports (after \"lockstep \")"));
@@ -103,11 +52,7 @@ std::vector<OptionSpec> build_specs() {
   add_unit(s, "pipeline.tensor.latency", "pipeline.tensor.initiation_interval", "pipeline.tensor.lanes");
   add_unit(s, "pipeline.ldst.latency", "pipeline.ldst.initiation_interval", "pipeline.ldst.lanes");
 
-  s.push_back(integer("memory.shared_latency", 1, 100000, "cycles of a shared-memory load"));
-  s.push_back(integer("memory.global_latency", 1, 100000, "cycles of a global-memory load"));
-  s.push_back(integer("memory.local_latency", 1, 100000, "cycles of a local-memory load"));
-  s.push_back(integer("memory.constant_latency", 1, 100000, "cycles of a constant-memory load"));
-  s.push_back(integer("memory.texture_latency", 1, 100000, "cycles of a texture fetch"));
+  add_memory_options(s);
 
   s.push_back(integer("icache.sets", 1, 65536, "instruction-cache sets"));
   s.push_back(integer("icache.ways", 1, 64, "instruction-cache ways"));

@@ -16,6 +16,7 @@
 #include "ir/lower.h"
 #include "ptx/check.h"
 #include "ptx/parser.h"
+#include "sim/memory_config.h"
 #include "sim/occupancy.h"
 #include "sim/timing_launch.h"
 
@@ -51,6 +52,10 @@ struct Engine::Impl {
   // Timing mode: the device clock after the last launch, and per SM the cycle it freed.
   uint64_t device_clock = 0;
   std::vector<uint64_t> sm_free;
+  // The memory system past the L1s (memory.model = hierarchy), built at the first timed launch
+  // and kept, so the L2 stays warm from launch to launch; its clock never goes back.
+  std::unique_ptr<mem::MemorySystem> memory_system;
+  uint64_t memory_clock = 0;
 
   const LoadedModule& module(ModuleId id) const {
     if (id.index >= modules.size()) throw std::invalid_argument("unknown module");
@@ -314,8 +319,15 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
   const uint64_t start = overlap ? *std::min_element(sm_free.begin(), sm_free.end()) : device_clock;
   if (overlap)
     for (uint64_t free_at : sm_free) t.sm_available.push_back(free_at - start);
+  if (options.timing->memory.hierarchy) {
+    if (!memory_system)
+      memory_system = std::make_unique<mem::MemorySystem>(sim::memory_system_options(*options.timing));
+    t.memory = memory_system.get();
+    t.memory_clock = std::max(memory_clock, start);
+  }
   try {
     sim::TimingLaunchResult r = sim::run_timing_launch(t);
+    memory_clock = r.memory_clock_end;
     r.timing.start_cycle = start;
     r.timing.end_cycle = start + r.timing.cycles;
     device_clock = std::max(device_clock, r.timing.end_cycle);
@@ -325,6 +337,7 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
     result.warp_instructions = result.timing->warp_instructions;
     result.thread_instructions = result.timing->thread_instructions;
   } catch (const sim::TimingFault& f) {
+    memory_system.reset();  // it may hold the faulted launch's requests: the next launch starts it afresh
     result.fault = make_report(*m, k, f.fault, f.cta, launch, options.warp_size);
     result.warp_instructions = f.warp_instructions;
     result.thread_instructions = f.thread_instructions;

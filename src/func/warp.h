@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "func/access_log.h"
 #include "func/barrier.h"
 #include "func/device_memory.h"
 #include "func/fault.h"
@@ -43,6 +44,7 @@ struct LaunchState {
   uint64_t grid_id = 0;
   std::string* printf_out = nullptr; // device printf output of this launch
   DeviceHeap* heap = nullptr;  // malloc/free in kernels
+  AccessLog* access_log = nullptr;  // the timing model's record of each instruction's accesses
 };
 
 // Thrown by handlers; the engine turns it into a located report.

@@ -46,18 +46,6 @@ bool writes_no_register(const ir::Instruction& inst) {
   return false;
 }
 
-MemorySpace space_of(const ir::Instruction& inst, UnitKind unit) {
-  const std::string_view op = inst.opcode;
-  if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "suq" || op == "sured")
-    return MemorySpace::kTexture;
-  if (unit != UnitKind::kLdSt) return MemorySpace::kNone;
-  if (op == "cvta" || op == "isspacep") return MemorySpace::kNone;
-  if (has_modifier(inst, "shared") || op == "ldmatrix" || op == "stmatrix") return MemorySpace::kShared;
-  if (has_modifier(inst, "local")) return MemorySpace::kLocal;
-  if (has_modifier(inst, "const") || has_modifier(inst, "param")) return MemorySpace::kConstant;
-  return MemorySpace::kGlobal;  // .global, and generic addresses (most of them are global)
-}
-
 uint32_t latency_of(MemorySpace space, const config::GpuConfig& gpu) {
   switch (space) {
     case MemorySpace::kNone: return 0;
@@ -122,6 +110,24 @@ class RegisterIds {
 
 }  // namespace
 
+MemorySpace space_of(const ir::Instruction& inst, UnitKind unit) {
+  const std::string_view op = inst.opcode;
+  if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "suq" || op == "sured")
+    return MemorySpace::kTexture;
+  if (unit != UnitKind::kLdSt) return MemorySpace::kNone;
+  if (op == "cvta" || op == "isspacep") return MemorySpace::kNone;
+  if (op == "ldmatrix" || op == "stmatrix") return MemorySpace::kShared;
+  if (op == "cp") return MemorySpace::kGlobal;  // cp.async and the bulk copies read global memory
+  for (const std::string& m : inst.modifiers) {
+    const std::string_view space = std::string_view(m).substr(0, m.find("::"));
+    if (space == "shared") return MemorySpace::kShared;
+    if (space == "local") return MemorySpace::kLocal;
+    if (space == "const" || space == "param") return MemorySpace::kConstant;
+    if (space == "global") return MemorySpace::kGlobal;
+  }
+  return MemorySpace::kGlobal;  // generic addresses (most of them are global)
+}
+
 UnitKind unit_of(const ir::Instruction& inst, const config::GpuConfig& gpu) {
   const config::GpuConfig::Opcodes& t = gpu.opcodes;
   if (listed(t.sfu, inst)) return UnitKind::kSfu;
@@ -168,6 +174,10 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
                      (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
                       t.space == MemorySpace::kTexture);
     t.memory_barrier = inst.opcode == "membar" || inst.opcode == "fence";
+    if (inst.opcode == "st") t.access = mem::AccessKind::kWrite;
+    if (inst.opcode == "atom" || inst.opcode == "red") t.access = mem::AccessKind::kAtomic;
+    t.bypass_l1 = inst.opcode == "ld" && (has_modifier(inst, "cg") || has_modifier(inst, "cv") ||
+                                          has_modifier(inst, "volatile") || has_modifier(inst, "L1::no_allocate"));
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);
   }

@@ -8,6 +8,7 @@
 
 #include "config/gpu_config.h"
 #include "ir/program.h"
+#include "mem/mem_request.h"
 #include "sim/kernel_timing.h"
 #include "sim/scoreboard_operands.h"
 
@@ -21,6 +22,8 @@ struct InstTiming {
   uint32_t memory_latency = 0;             // cycles from dispatch to the result, when space != kNone
   bool long_latency = false;  // a load from off-chip memory (two-level demotes on it)
   bool memory_barrier = false;  // membar/fence: waits until the warp's memory accesses are done
+  mem::AccessKind access = mem::AccessKind::kRead;  // st: write; atom, red: atomic; else read
+  bool bypass_l1 = false;  // ld.cg / ld.cv / ld.volatile: served by the L2, never allocated in the L1
   // May change launch-wide state (global memory, printf, the device heap;
   // func/instruction_effects.h): it runs at the end of its cycle, in SM order (Sm::commit).
   bool deferred = false;
@@ -37,6 +40,12 @@ struct RegisterSpace {
 
 // The unit an instruction runs on by the preset's [opcodes] table, then by its type modifiers.
 UnitKind unit_of(const ir::Instruction& inst, const config::GpuConfig& gpu);
+
+// The memory space an instruction of unit `unit` reaches, normalised: a state space with a
+// sub-qualifier (shared::cta, shared::cluster, param::entry, ...) is that space; an instruction
+// that names none is generic, taken as global (the timing model's LD/ST unit sees each lane's
+// resolved space at run time).
+MemorySpace space_of(const ir::Instruction& inst, UnitKind unit);
 
 // The register operands of `inst`: destinations are the first operand's registers unless the
 // opcode writes no register (st, bar, bra, ...); everything else it reads (the guard too).

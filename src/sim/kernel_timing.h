@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/memory_timing.h"
 #include "sim/stall_reason.h"
 
 namespace lockstep::sim {
@@ -54,6 +55,7 @@ struct KernelTiming {
   uint64_t bank_conflicts = 0;        // operand reads that waited for their bank
   uint64_t bank_conflict_cycles = 0;  // dispatch delay they caused, summed
   std::array<UnitUsage, kUnitKindCount> units{};
+  MemoryTiming memory;
 
   friend bool operator==(const KernelTiming&, const KernelTiming&) = default;
 

@@ -6,6 +6,7 @@
 
 #include "fmt/format.h"
 #include "func/step.h"
+#include "sim/memory_figures.h"
 
 namespace lockstep::sim {
 
@@ -60,6 +61,14 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   }
   warps_.resize(slots);
   launch_.memory = &memory_;
+  if (ctx_.ldst != nullptr) {
+    LdstUnitOptions o = *ctx_.ldst;
+    o.sm = id_;
+    ldst_ = std::make_unique<LdstUnit>(o);
+    launch_.access_log = &access_log_;
+    waiting_access_.resize(o.in_flight);
+    finished_accesses_.reserve(o.in_flight);
+  }
   deferred_.reserve(slots);  // a warp issues at most once per cycle
   if (ctx_.trace != nullptr) trace_out_.reserve(static_cast<size_t>(partitions_count_) * issue_width_);
   ctas_.resize(ctx_.blocks_per_sm);
@@ -123,7 +132,12 @@ bool Sm::cycle(uint64_t now) {
   finished_.clear();
   last_warp_stalls_ = {};
   last_scheduler_stalls_ = {};
-  bool changed = writeback(now);
+  bool changed = false;
+  if (ldst_ != nullptr) {
+    changed = ldst_->cycle(now, finished_accesses_);
+    take_finished_accesses();
+  }
+  changed |= writeback(now);
   last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= issue(p, now);
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= fetch(p, now);
@@ -135,10 +149,15 @@ bool Sm::cycle(uint64_t now) {
 void Sm::commit() {
   for (const Deferred& d : deferred_) {
     const WarpSlot& ws = warps_[d.warp_slot];
+    access_log_.clear();
     try {
       func::run_deferred(ctx_.kernel->code[d.pc], *ws.warp, d.lanes);
     } catch (func::FaultException& f) {
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), ws.warp->warp_id, d.pc, {}});
+    }
+    if (d.access != kNoAccess) {
+      ldst_->add(d.access, access_log_, d.warp_slot);
+      ldst_->close(d.access, 0);
     }
   }
   deferred_.clear();
@@ -225,6 +244,7 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
     case IssueCheck::kWawHazard: return dependency_reason(slot, t.operands);
     case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
   }
+  if (through_ldst(t) && !ldst_->can_accept()) return StallReason::kMemoryThrottle;
   const Partition& part = partitions_[partition_of(slot)];
   const ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
   if (!unit.can_accept(now)) {
@@ -325,14 +345,21 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   if (ctx_.trace != nullptr) trace_out_.push_back(func::trace_record(ctas_[ws.cta_slot].cta, w));
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
+  const bool ldst = through_ldst(t);
+  const uint32_t access = ldst ? ldst_->open(t.access, now, t.bypass_l1) : kNoAccess;
   if (t.deferred) {
-    deferred_.push_back({slot, head.pc, lanes});
+    deferred_.push_back({slot, head.pc, lanes, access});
     func::advance_past(w);
   } else {
+    access_log_.clear();
     try {
       func::execute(in, w, lanes);
     } catch (func::FaultException& f) {
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
+    }
+    if (ldst) {
+      ldst_->add(access, access_log_, slot);
+      ldst_->close(access, now);
     }
   }
 
@@ -361,9 +388,14 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
 
   ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
   uint64_t done = unit.accept(dispatch, w.width);
-  if (t.space != MemorySpace::kNone) done = std::max(done, dispatch + t.memory_latency);
   const bool memory = t.space != MemorySpace::kNone;
-  if (writes.count != 0 || memory) {
+  if (ldst) {
+    // The LD/ST unit decides when it is done (take_finished_accesses).
+    waiting_access_[access] = Completion{0, 0, slot, true, t.long_latency, writes};
+    ++ws.in_flight;
+    ++ws.memory_in_flight;
+  } else if (writes.count != 0 || memory) {
+    if (memory) done = std::max(done, dispatch + t.memory_latency);
     completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, writes});
     ++ws.in_flight;
     if (memory) ++ws.memory_in_flight;
@@ -371,6 +403,16 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   if (t.long_latency) part.scheduler->on_long_latency(local);
   part.scheduler->on_issue(local, now);
   after_issue(slot, now, depth_before);
+}
+
+void Sm::take_finished_accesses() {
+  for (const FinishedAccess& f : finished_accesses_) {
+    Completion c = waiting_access_[f.id];
+    c.cycle = f.cycle;
+    c.sequence = sequence_++;
+    completions_.push(c);
+  }
+  finished_accesses_.clear();
 }
 
 void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before) {
@@ -457,6 +499,7 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
 uint64_t Sm::next_change(uint64_t now) const {
   uint64_t next = UINT64_MAX;
   if (!completions_.empty()) next = completions_.top().cycle;
+  if (ldst_ != nullptr) next = std::min(next, ldst_->next_event(now));
   auto later = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);
   };
@@ -493,6 +536,7 @@ void Sm::add_stats(KernelTiming& total) const {
   }
   total.icache_hits += icache_.stats().hits;
   total.icache_misses += icache_.stats().misses;
+  if (ldst_ != nullptr) add_ldst_figures(*ldst_, total.memory);
   total.bank_conflicts += stats_.bank_conflicts;
   total.bank_conflict_cycles += stats_.bank_conflict_cycles;
   for (const Partition& part : partitions_) {

@@ -34,6 +34,7 @@
 #include "sim/instruction_cache.h"
 #include "sim/instruction_timing.h"
 #include "sim/kernel_timing.h"
+#include "sim/ldst_unit.h"
 #include "sim/scoreboard.h"
 #include "sim/warp_scheduler.h"
 
@@ -52,6 +53,8 @@ struct SmContext {
   RegisterSpace regs;
   uint32_t blocks_per_sm = 1;
   uint32_t shared_size = 0;   // bytes of shared memory per block
+  // The memory hierarchy's LD/ST unit (memory.model = hierarchy); null: fixed latencies.
+  const LdstUnitOptions* ldst = nullptr;
 };
 
 // A fault in the timing model, with the block it happened in.
@@ -95,7 +98,10 @@ class Sm {
   // No resident block and nothing in flight: cycle() would change nothing. The launch does not
   // step an idle SM; it charges the idle stretch with charge_idle_until when the SM wakes up
   // (a block is placed on it) or the launch ends.
-  bool idle() const { return resident_blocks_ == 0 && completions_.empty(); }
+  bool idle() const { return resident_blocks_ == 0 && completions_.empty() && (ldst_ == nullptr || !ldst_->busy()); }
+  // The LD/ST unit of the memory hierarchy, for the memory system's serial phase; null under
+  // fixed latencies.
+  LdstUnit* ldst() { return ldst_.get(); }
   // Charges the cycles from when the SM went idle up to (not including) `cycle` as scheduler
   // cycles with no warp. No-op while the SM is not idle.
   void charge_idle_until(uint64_t cycle);
@@ -146,7 +152,9 @@ class Sm {
     uint32_t warp_slot = 0;
     ir::Pc pc = 0;
     func::LaneMask lanes = 0;
+    uint32_t access = kNoAccess;  // its LD/ST unit instruction, when its accesses go through the hierarchy
   };
+  static constexpr uint32_t kNoAccess = UINT32_MAX;
   struct Partition {
     explicit Partition(uint32_t warp_slots) : ready(warp_slots) {}
     std::unique_ptr<WarpScheduler> scheduler;
@@ -172,6 +180,13 @@ class Sm {
   StallReason classify(uint32_t slot, uint64_t now, uint64_t* unit_free = nullptr) const;
   StallReason dependency_reason(uint32_t slot, const InstOperands& ops) const;
   void issue_instruction(uint32_t slot, uint64_t now);
+  // Whether the instruction's accesses go through the LD/ST unit (the hierarchy's spaces).
+  bool through_ldst(const InstTiming& t) const {
+    return ldst_ != nullptr && (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
+                                t.space == MemorySpace::kShared);
+  }
+  // The LD/ST unit's finished instructions become completions (their registers' writeback).
+  void take_finished_accesses();
   void after_issue(uint32_t slot, uint64_t now, size_t depth_before);
   void flush(uint32_t slot);
   void finish_block(uint32_t cta_slot);
@@ -200,6 +215,10 @@ class Sm {
   uint32_t resident_warps_ = 0;
   uint64_t idle_since_ = 0;  // while idle(): the first cycle not yet charged
   std::vector<uint64_t> finished_;
+  std::unique_ptr<LdstUnit> ldst_;
+  func::AccessLog access_log_;
+  std::vector<Completion> waiting_access_;  // by LD/ST unit id: the completion its finish releases
+  std::vector<FinishedAccess> finished_accesses_;
 
   // Figures.
   KernelTiming stats_;

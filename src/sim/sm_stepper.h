@@ -27,6 +27,8 @@ class SmStepper {
   // lowest-numbered SM that threw is rethrown, as a serial run in SM order would have
   // stopped at it.
   bool step(uint64_t now, const std::vector<uint32_t>& which);
+  // Whether SM `sm` changed in the last step (it was in `which`).
+  bool changed(uint32_t sm) const { return changed_[sm] != 0; }
 
  private:
   // Claims SMs of cycle generation `generation` and steps them until none is left.

@@ -7,6 +7,8 @@
 #include "fmt/format.h"
 #include "sim/cta_scheduler.h"
 #include "sim/instruction_timing.h"
+#include "sim/memory_config.h"
+#include "sim/memory_figures.h"
 #include "sim/occupancy.h"
 #include "sim/sm_stepper.h"
 
@@ -31,7 +33,11 @@ class Driver {
         launch_(launch),
         total_blocks_(total_blocks),
         waiting_(sms.size()),
-        free_(sms.size(), 0) {
+        free_(sms.size(), 0),
+        wake_(sms.size(), 0),
+        last_step_(sms.size(), 0),
+        memory_(launch.memory),
+        memory_clock_(launch.memory_clock) {
     stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
   }
@@ -42,7 +48,7 @@ class Driver {
     if (available(p.sm) > cycle) {
       waiting_[p.sm].push_back(p.block);
     } else {
-      sms_[p.sm]->start_block(p.block, cycle);
+      start(p.sm, p.block, cycle);
     }
   }
 
@@ -50,17 +56,24 @@ class Driver {
   uint64_t run() {
     uint64_t now = 0;
     while (true) {
-      for (size_t i = 0; i < sms_.size(); ++i) {
+      for (uint32_t i = 0; i < sms_.size(); ++i) {
         if (waiting_[i].empty() || available(i) > now) continue;
-        for (uint64_t block : waiting_[i]) sms_[i]->start_block(block, now);
+        for (uint64_t block : waiting_[i]) start(i, block, now);
         waiting_[i].clear();
       }
       stepping_.clear();
-      for (uint32_t i = 0; i < sms_.size(); ++i)
-        if (!sms_[i]->idle()) stepping_.push_back(i);
+      for (uint32_t i = 0; i < sms_.size(); ++i) {
+        if (sms_[i]->idle() || wake_[i] > now) continue;
+        catch_up(i, now);
+        stepping_.push_back(i);
+      }
       const bool changed = stepper_.step(now, stepping_);
       // The cycle's fixed point: what changes launch-wide state lands, SM by SM.
-      for (uint32_t s : stepping_) sms_[s]->commit();
+      for (uint32_t s : stepping_) {
+        sms_[s]->commit();
+        last_step_[s] = now;
+      }
+      const bool memory_moved = exchange_memory(now);
       for (uint32_t s : stepping_) {  // the others' finished_blocks() are from an earlier cycle
         Sm& sm = *sms_[s];
         for (size_t i = 0; i < sm.finished_blocks().size(); ++i) {
@@ -69,22 +82,28 @@ class Driver {
           if (auto next = blocks_.on_block_done(sm.id(), now)) place(*next, now + 1);
         }
         if (sm.idle()) free_[s] = now + 1;
+        // An SM whose cycle changed nothing repeats it until its next change: it sleeps till
+        // then, unless a response or a block wakes it first, and is charged the repeats when it
+        // wakes (catch_up).
+        if (!stepper_.changed(s) && !sm.idle()) wake_[s] = std::max(wake_[s], sm.next_change(now));
       }
       if (blocks_.done()) return now;
-      if (changed) {
+      if (changed || memory_moved) {
         ++now;
         continue;
       }
       uint64_t next = UINT64_MAX;
+      if (memory_ != nullptr) {
+        const uint64_t m = memory_->next_event(memory_clock_ + now);
+        if (m != UINT64_MAX) next = m - memory_clock_;
+      }
       for (size_t i = 0; i < sms_.size(); ++i) {
-        if (!sms_[i]->idle()) next = std::min(next, sms_[i]->next_change(now));
+        if (!sms_[i]->idle()) next = std::min(next, std::max(now + 1, wake_[i]));
         if (!waiting_[i].empty()) next = std::min(next, available(i));
       }
       if (next == UINT64_MAX)
         throw std::logic_error(fmt::format("the timing model stalled at cycle {} with {} of {} blocks done", now, done_,
                                            total_blocks_));
-      for (auto& sm : sms_)
-        if (!sm->idle()) sm->repeat_last_cycle(next - now - 1);
       now = next;
     }
   }
@@ -92,6 +111,48 @@ class Driver {
   const std::vector<uint64_t>& sm_free() const { return free_; }
 
  private:
+  // A block for SM `sm` in `cycle`: a sleeping SM is charged its repeated cycles first, then wakes.
+  void start(uint32_t sm, uint64_t block, uint64_t cycle) {
+    catch_up(sm, cycle);
+    sms_[sm]->start_block(block, cycle);
+    wake_[sm] = std::min(wake_[sm], cycle);
+  }
+
+  // Charges a sleeping SM the cycles it slept through before `cycle` (each a repeat of the
+  // last one it stepped). Idle SMs are charged by Sm::charge_idle_until instead.
+  void catch_up(uint32_t sm, uint64_t cycle) {
+    if (!sms_[sm]->idle() && cycle > last_step_[sm] + 1) sms_[sm]->repeat_last_cycle(cycle - last_step_[sm] - 1);
+    if (cycle > 0 && last_step_[sm] < cycle - 1) last_step_[sm] = cycle - 1;
+  }
+
+  // The serial phase of the memory hierarchy: each SM's misses enter the memory system in SM
+  // order, the memory system steps the cycle, and the responses reach their SMs' LD/ST units.
+  bool exchange_memory(uint64_t now) {
+    if (memory_ == nullptr) return false;
+    const uint64_t clock = memory_clock_ + now;
+    bool moved = false;
+    for (uint32_t s = 0; s < sms_.size(); ++s) {
+      LdstUnit* unit = sms_[s]->ldst();
+      mem::RingBuffer<mem::MemRequest>& out = unit->outbound();
+      while (!out.empty() && memory_->can_send(s)) {
+        memory_->send(s, out.front(), clock);
+        out.pop();
+        moved = true;
+      }
+    }
+    moved |= memory_->tick(clock);
+    for (uint32_t s = 0; s < sms_.size(); ++s) {
+      LdstUnit* unit = sms_[s]->ldst();
+      while (memory_->has_response(s, clock) && unit->can_deliver()) {
+        unit->deliver(memory_->response(s));
+        memory_->pop_response(s);
+        wake_[s] = std::min(wake_[s], now + 1);
+        moved = true;
+      }
+    }
+    return moved;
+  }
+
   std::vector<std::unique_ptr<Sm>>& sms_;
   SmStepper stepper_;
   CtaScheduler& blocks_;
@@ -101,6 +162,10 @@ class Driver {
   std::vector<uint32_t> stepping_;  // this cycle: the SMs not idle, ascending
   std::vector<std::vector<uint64_t>> waiting_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
+  std::vector<uint64_t> wake_;       // per SM: the first cycle it needs a step again
+  std::vector<uint64_t> last_step_;  // per SM: the last cycle it stepped (or was charged for)
+  mem::MemorySystem* memory_;
+  uint64_t memory_clock_;
 };
 
 }  // namespace
@@ -136,6 +201,11 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   context.regs = regs;
   context.blocks_per_sm = occupancy.blocks;
   context.shared_size = l.shared_size;
+  LdstUnitOptions ldst;
+  if (l.memory != nullptr) {
+    ldst = ldst_unit_options(gpu, l.run.warp_size, occupancy.blocks, l.shared_size, launch.stack_size);
+    context.ldst = &ldst;
+  }
   std::vector<std::unique_ptr<Sm>> sms;
   sms.reserve(gpu.gpu.sm_count);
   for (uint32_t i = 0; i < gpu.gpu.sm_count; ++i)
@@ -150,6 +220,7 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   Driver driver(sms, *blocks, l, total_blocks);
   for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) driver.place(p, 0);
 
+  const MemoryTiming memory_before = l.memory != nullptr ? memory_system_figures(*l.memory) : MemoryTiming{};
   uint64_t now = 0;
   try {
     now = driver.run();
@@ -176,7 +247,8 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     sm->charge_idle_until(t.cycles);
     sm->add_stats(t);
   }
-  return {t, driver.sm_free()};
+  if (l.memory != nullptr) add_memory_system_difference(memory_system_figures(*l.memory), memory_before, t.memory);
+  return {t, driver.sm_free(), l.memory_clock + now + 1};
 }
 
 }  // namespace lockstep::sim

@@ -12,6 +12,7 @@
 #include "func/bound_kernel.h"
 #include "func/cta_runner.h"
 #include "func/warp.h"
+#include "mem/memory_system.h"
 #include "sim/kernel_timing.h"
 #include "sim/sm.h"
 
@@ -36,6 +37,11 @@ struct TimingLaunch {
   bool all_resident = false;
   // Threads that step SMs, the caller's included (sm_stepper.h); results do not depend on it.
   uint32_t threads = 1;
+  // The memory system past the L1s (memory.model = hierarchy), kept by the caller from launch to
+  // launch; null: fixed latencies. memory_clock: its cycle at this launch's cycle 0 (its clock
+  // never goes back, even when launches overlap).
+  mem::MemorySystem* memory = nullptr;
+  uint64_t memory_clock = 0;
 };
 
 struct TimingLaunchResult {
@@ -43,6 +49,7 @@ struct TimingLaunchResult {
   // Per SM, the first cycle (of this launch's clock) from which it holds none of this launch's
   // blocks: where the next launch may start on it.
   std::vector<uint64_t> sm_free;
+  uint64_t memory_clock_end = 0;  // the memory system's cycle after the launch's last one
 };
 
 // Runs the launch to completion; throws TimingFault for a device fault or deadlock, and

@@ -55,13 +55,25 @@ TEST(Overrides, UnknownKeyListsTheKeysOfItsTable) {
             "initiation_interval, lanes)");
 }
 
+TEST(Overrides, MemoryKeysAreCheckedByName) {
+  EXPECT_EQ(error_of({"dram.scheduler=random"}),
+            "bad value 'random' for dram.scheduler: expected one of fr-fcfs, fcfs");
+  EXPECT_EQ(error_of({"memory.model=perfect"}),
+            "bad value 'perfect' for memory.model: expected one of hierarchy, fixed-latency");
+  EXPECT_EQ(error_of({"l2.slices=96"}),
+            "gpu.l2_kib (51200) over l2.slices (96) does not split into whole sets of l2.ways (20) lines of "
+            "l1.line_bytes (128)");
+  EXPECT_EQ(error_of({"l1.unified_kib=64"}),
+            "l1.unified_kib (64) is smaller than sm.shared_kib (228): shared memory is carved out of it");
+}
+
 TEST(Overrides, UnknownTableListsTheTables) {
-  EXPECT_EQ(error_of({"dram.banks=4"}),
-            "unknown configuration key 'dram.banks' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
-            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache, opcodes, timing)");
+  EXPECT_EQ(error_of({"hbm.banks=4"}),
+            "unknown configuration key 'hbm.banks' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
+            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, opcodes, timing)");
   EXPECT_EQ(error_of({"warp_size=4"}),
             "unknown configuration key 'warp_size' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
-            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, icache, opcodes, timing)");
+            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, opcodes, timing)");
 }
 
 TEST(Overrides, BadValuesNameTheAcceptedValues) {

@@ -108,3 +108,47 @@ TEST(InstructionTiming, RegisterOperands) {
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// The `::`-qualified spaces are their space (ld.shared::cta once took the global latency).
+TEST(InstructionTiming, QualifiedSpacesAreTheirSpace) {
+  using sim::MemorySpace;
+  using sim::UnitKind;
+  const auto space = [](std::string op, std::vector<std::string> mods) {
+    return sim::space_of(inst(std::move(op), std::move(mods)), UnitKind::kLdSt);
+  };
+  EXPECT_EQ(space("ld", {"shared::cta", "u32"}), MemorySpace::kShared);
+  EXPECT_EQ(space("st", {"shared::cluster", "u32"}), MemorySpace::kShared);
+  EXPECT_EQ(space("ld", {"shared", "v4", "f32"}), MemorySpace::kShared);
+  EXPECT_EQ(space("atom", {"shared::cta", "add", "u32"}), MemorySpace::kShared);
+  EXPECT_EQ(space("ld", {"param::entry", "u64"}), MemorySpace::kConstant);
+  EXPECT_EQ(space("ld", {"param::func", "b32"}), MemorySpace::kConstant);
+  EXPECT_EQ(space("ld", {"const", "f32"}), MemorySpace::kConstant);
+  EXPECT_EQ(space("ld", {"local", "u32"}), MemorySpace::kLocal);
+  EXPECT_EQ(space("ld", {"global", "nc", "L1::no_allocate", "f32"}), MemorySpace::kGlobal);
+  EXPECT_EQ(space("ld", {"relaxed", "gpu", "global", "u32"}), MemorySpace::kGlobal);
+  EXPECT_EQ(space("ld", {"u32"}), MemorySpace::kGlobal);  // generic
+  EXPECT_EQ(space("cp", {"async", "ca", "shared", "global"}), MemorySpace::kGlobal);
+  EXPECT_EQ(space("ldmatrix", {"sync", "aligned", "m8n8", "x4", "shared::cta", "b16"}), MemorySpace::kShared);
+  EXPECT_EQ(space("cvta", {"to", "shared", "u64"}), MemorySpace::kNone);
+  EXPECT_EQ(sim::space_of(inst("tex", {"2d", "v4", "f32", "f32"}), UnitKind::kLdSt), MemorySpace::kTexture);
+  EXPECT_EQ(sim::space_of(inst("add", {"shared", "u32"}), UnitKind::kInt), MemorySpace::kNone);
+}
+
+// Under the fixed-latency model each space has its preset latency.
+TEST(InstructionTiming, SharedQualifiedLoadTakesTheSharedLatency) {
+  const config::GpuConfig teaching = config::load_gpu_config("teaching");
+  ir::KernelProgram k;
+  k.code.push_back(inst("ld", {"shared::cta", "u32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"global", "u32"}, {reg(2), address(1)}));
+  const std::vector<sim::InstTiming> t = sim::instruction_timing(k, teaching, {4, 0});
+  EXPECT_EQ(t[0].space, sim::MemorySpace::kShared);
+  EXPECT_EQ(t[0].memory_latency, teaching.memory.shared_latency);
+  EXPECT_EQ(t[1].memory_latency, teaching.memory.global_latency);
+  EXPECT_NE(teaching.memory.shared_latency, teaching.memory.global_latency);
+}
+
+}  // namespace
+}  // namespace lockstep::test

@@ -44,10 +44,12 @@ class Access;
 template <>
 class Access<Space::Global> {
  public:
-  explicit Access(Warp& w) : w_(w), memory_(*w.launch->memory) {}
+  explicit Access(Warp& w) : w_(w), memory_(*w.launch->memory), log_(w.launch->access_log) {}
   uint8_t* at(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
     if (misaligned(addr, align)) [[unlikely]]
       fault_misaligned(w_, lane, addr, size, Space::Global);
+    if (log_ != nullptr) [[unlikely]]
+      log_->add(lane, addr, size, AccessSpace::kGlobal);
     if (uint8_t* p = memory_.translate(addr, size)) [[likely]]
       return p;
     return w_.global(addr, size, align, lane);
@@ -56,6 +58,7 @@ class Access<Space::Global> {
  private:
   Warp& w_;
   MemoryView& memory_;
+  AccessLog* log_;
 };
 
 template <>
@@ -64,11 +67,14 @@ class Access<Space::Shared> {
   explicit Access(Warp& w)
       : w_(w),
         bytes_(w.cta->shared.data()),
-        limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())) {}
+        limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())),
+        log_(w.launch->access_log) {}
   uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
     if (misaligned(offset, align)) [[unlikely]] {
       fault_misaligned(w_, lane, offset, size, Space::Shared);
     }
+    if (log_ != nullptr) [[unlikely]]
+      log_->add(lane, offset, size, AccessSpace::kShared);
     if (offset < limit_ && size <= limit_ - offset) [[likely]]
       return bytes_ + offset;
     return w_.shared(offset, size, align, lane);
@@ -78,20 +84,24 @@ class Access<Space::Shared> {
   Warp& w_;
   uint8_t* bytes_;
   uint64_t limit_;
+  AccessLog* log_;
 };
 
 template <>
 class Access<Space::Local> {
  public:
-  explicit Access(Warp& w) : w_(w) {}
+  explicit Access(Warp& w) : w_(w), log_(w.launch->access_log) {}
   uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
     if (misaligned(offset, align)) [[unlikely]]
       fault_misaligned(w_, lane, offset, size, Space::Local);
+    if (log_ != nullptr) [[unlikely]]
+      log_->add(lane, offset, size, AccessSpace::kLocal);
     return w_.local(offset, size, align, lane);
   }
 
  private:
   Warp& w_;
+  AccessLog* log_;
 };
 
 // Generic addresses: the shared and local windows of device_memory.h, global elsewhere.
@@ -102,11 +112,14 @@ class Access<Space::Generic> {
       : w_(w),
         memory_(*w.launch->memory),
         shared_(w.cta->shared.data()),
-        shared_limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())) {}
+        shared_limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())),
+        log_(w.launch->access_log) {}
   uint8_t* at(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
     if (misaligned(addr, align)) [[unlikely]] {
       fault_misaligned(w_, lane, addr, size, Space::Generic);
     }
+    if (log_ != nullptr) [[unlikely]]
+      record(addr, size, lane);
     const uint64_t shared_offset = addr - kSharedWindow;
     if (shared_offset < kWindowSize) {
       if (shared_offset < shared_limit_ && size <= shared_limit_ - shared_offset) {
@@ -120,10 +133,22 @@ class Access<Space::Generic> {
   }
 
  private:
+  // The window an address falls in decides the space the hierarchy sees.
+  void record(uint64_t addr, uint32_t size, uint32_t lane) {
+    if (addr - kSharedWindow < kWindowSize) {
+      log_->add(lane, addr - kSharedWindow, size, AccessSpace::kShared);
+    } else if (addr - kLocalWindow < kWindowSize) {
+      log_->add(lane, addr - kLocalWindow, size, AccessSpace::kLocal);
+    } else {
+      log_->add(lane, addr, size, AccessSpace::kGlobal);
+    }
+  }
+
   Warp& w_;
   MemoryView& memory_;
   uint8_t* shared_;
   uint64_t shared_limit_;
+  AccessLog* log_;
 };
 
 // The kernel parameter buffer: read only, the same bytes for every lane.

@@ -1,0 +1,176 @@
+// The memory hierarchy against published figures: pointer chases timed with clock64 inside the
+// kernel, as microbenchmarks time real GPUs (one thread, a dependent load per step, footprints
+// that land in L1, L2 and DRAM, and a chase through shared memory), a streaming copy much larger
+// than the L2 and an L2-resident copy, on the h100, a100 and v100 presets. Published figures:
+// ../shared/reference/hardware.md §2b, §3 and §5 (the midpoint of each published range; the
+// range is printed beside it).
+//
+//   build/bench/lockstep_memory_bench [--quick] [--gpu NAME]...
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "engine/engine.h"
+#include "fmt/format.h"
+
+namespace {
+
+using lockstep::Engine;
+using lockstep::KernelArg;
+
+struct Published {
+  double shared_lo, shared_hi, l1_lo, l1_hi, l2_lo, l2_hi, dram_lo, dram_hi;
+  double l2_bandwidth_lo, l2_bandwidth_hi;  // TB/s
+};
+
+// hardware.md §2b (latencies) and §3 (L2 bandwidth; H100 has the PCIe part's figure only).
+Published published(const std::string& gpu) {
+  if (gpu == "a100") return {28, 29, 33, 39, 200, 210, 518, 552, 5.4, 5.5};
+  if (gpu == "v100") return {19, 20, 28, 36, 193, 221, 425, 460, 2.3, 2.45};
+  return {29, 29, 32, 40, 260, 291, 570, 700, 6.9, 7.8};  // h100 (and h200: the same SM and L2)
+}
+
+struct Bench {
+  Engine& engine;
+  lockstep::ModuleId module;
+  const lockstep::config::GpuConfig& gpu;
+  uint64_t result = 0;  // device words: cycles, then two sink words
+
+  uint64_t read_cycles() {
+    uint64_t c = 0;
+    engine.copy_to_host(&c, result, sizeof c);
+    return c;
+  }
+
+  // A chain over `lines` distinct 128-byte lines of a `footprint`-byte buffer, in random order.
+  uint64_t chase(uint64_t footprint, uint64_t lines, int steps, int warm_steps, uint32_t seed) {
+    const uint64_t buffer = engine.malloc(footprint);
+    const uint64_t total_lines = footprint / 128;
+    std::mt19937_64 rng(seed);
+    std::vector<uint64_t> order;
+    if (lines == total_lines) {
+      order.resize(lines);
+      for (uint64_t i = 0; i < lines; ++i) order[i] = i;
+      std::shuffle(order.begin(), order.end(), rng);
+    } else {
+      std::vector<bool> used(total_lines);
+      while (order.size() < lines) {
+        const uint64_t l = rng() % total_lines;
+        if (!used[l]) used[l] = true, order.push_back(l);
+      }
+    }
+    for (uint64_t i = 0; i < lines; ++i) {
+      const uint64_t next = buffer + order[(i + 1) % lines] * 128;
+      engine.copy_to_device(buffer + order[i] * 128, &next, sizeof next);
+    }
+    const uint64_t start = buffer + order[0] * 128;
+    engine.launch(module, "pointer_chase", {1, 1, 1}, {1, 1, 1}, 0,
+                  {KernelArg::of(start), KernelArg::of(steps), KernelArg::of(warm_steps), KernelArg::of(result),
+                   KernelArg::of(result + 8)});
+    engine.free(buffer);
+    return read_cycles();
+  }
+
+  uint64_t shared_chase(int words, int steps) {
+    std::vector<uint32_t> perm(static_cast<size_t>(words));
+    for (int i = 0; i < words; ++i) perm[i] = static_cast<uint32_t>(i);
+    std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
+    std::vector<uint32_t> chain(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) chain[perm[i]] = perm[(i + 1) % perm.size()];
+    const uint64_t d = engine.malloc(chain.size() * 4);
+    engine.copy_to_device(d, chain.data(), chain.size() * 4);
+    engine.launch(module, "shared_chase", {1, 1, 1}, {128, 1, 1}, static_cast<uint32_t>(words * 4),
+                  {KernelArg::of(d), KernelArg::of(words), KernelArg::of(steps), KernelArg::of(result),
+                   KernelArg::of(result + 8)});
+    engine.free(d);
+    return read_cycles();
+  }
+
+  // Bytes read plus written per second of modelled time, TB/s: `reps` passes over the buffers
+  // in one launch, after `warm` untimed launches of one pass.
+  struct Copy {
+    double copy_tbps = 0;  // bytes read plus written by the kernel
+    double dram_tbps = 0;  // bytes the DRAM channels moved
+  };
+  Copy copy_bandwidth(const char* kernel, uint64_t bytes, int warm, int reps) {
+    const uint64_t in = engine.malloc(bytes), out = engine.malloc(bytes);
+    const long long n = static_cast<long long>(bytes / 16);
+    const uint32_t blocks = gpu.gpu.sm_count * 8;
+    const int one = 1;
+    for (int i = 0; i < warm; ++i)
+      engine.launch(module, kernel, {blocks, 1, 1}, {256, 1, 1}, 0,
+                    {KernelArg::of(in), KernelArg::of(out), KernelArg::of(n), KernelArg::of(one)});
+    const lockstep::LaunchResult r = engine.launch(module, kernel, {blocks, 1, 1}, {256, 1, 1}, 0,
+                                                   {KernelArg::of(in), KernelArg::of(out), KernelArg::of(n), KernelArg::of(reps)});
+    engine.free(in);
+    engine.free(out);
+    const double seconds = static_cast<double>(r.timing->cycles) / (gpu.gpu.core_clock_mhz * 1e6);
+    const lockstep::sim::MemoryTiming& m = r.timing->memory;
+    fmt::print("  {:<34} L1 hit {:.1f}%, L2 hit {:.1f}%, DRAM bus {:.1f}%, row hits {:.1f}%, {:.2f} transactions/access, "
+               "LD/ST throttled {:.1f}% of SM-cycles\n",
+               "", 100 * m.l1.hit_rate(), 100 * m.l2.hit_rate(), 100 * m.dram_utilisation(r.timing->cycles),
+               100 * m.row_buffer_hit_rate(), m.transactions_per_access(),
+               100.0 * m.throttle_cycles / (double(r.timing->cycles) * gpu.gpu.sm_count));
+    return {2.0 * static_cast<double>(bytes) * reps / seconds / 1e12, static_cast<double>(m.dram_bytes) / seconds / 1e12};
+  }
+};
+
+void row(const char* what, double lo, double hi, double modelled, const char* unit) {
+  const double mid = (lo + hi) / 2;
+  const double delta = 100.0 * (modelled - mid) / mid;
+  const bool within = modelled >= lo * 0.9 && modelled <= hi * 1.1;
+  fmt::print("  {:<34} {:>9.1f} {:<6} published {:>7.1f}-{:<7.1f} {:>+7.1f}%  {}\n", what, modelled, unit, lo, hi,
+             delta, within ? "within 10%" : "OUTSIDE 10%");
+}
+
+void run_preset(const std::string& name, bool quick) {
+  lockstep::EngineOptions options;
+  options.timing = std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(name));
+  options.warp_size = options.timing->sm.warp_size;
+  Engine engine(options);
+  const lockstep::config::GpuConfig& gpu = *options.timing;
+  Bench b{engine, engine.load_ptx_file(LOCKSTEP_MEMORY_PTX), gpu};
+  b.result = engine.malloc(64);
+  const Published p = published(name);
+  fmt::print("{} ({} SMs at {} MHz, {} KiB L2, {} DRAM channels)\n", name, gpu.gpu.sm_count, gpu.gpu.core_clock_mhz,
+             gpu.gpu.l2_kib, gpu.dram.channels);
+  const auto started = std::chrono::steady_clock::now();
+  row("shared-memory chase (4 KiB)", p.shared_lo, p.shared_hi, static_cast<double>(b.shared_chase(1024, 512)), "cycles");
+  row("L1 chase (16 KiB)", p.l1_lo, p.l1_hi, static_cast<double>(b.chase(16 << 10, 128, 512, 128, 1)), "cycles");
+  const uint64_t l2_lines = quick ? 4096 : 16384;  // 512 KiB or 2 MiB: past every L1, inside every L2
+  row(fmt::format("L2 chase ({} KiB)", l2_lines * 128 / 1024).c_str(), p.l2_lo, p.l2_hi,
+      static_cast<double>(b.chase(l2_lines * 128, l2_lines, 2048, static_cast<int>(l2_lines), 2)), "cycles");
+  row("DRAM chase (128 MiB, cold lines)", p.dram_lo, p.dram_hi,
+      static_cast<double>(b.chase(128ull << 20, quick ? 512 : 2048, quick ? 512 : 2048, 0, 3)), "cycles");
+  const double peak = 2.0 * gpu.dram.bus_bytes * gpu.dram.channels * gpu.gpu.memory_clock_mhz * 1e6 / 1e12;
+  const uint64_t big = quick ? (64ull << 20) : std::max<uint64_t>(128ull << 20, uint64_t{gpu.gpu.l2_kib} << 12);
+  const Bench::Copy stream = b.copy_bandwidth("copy16", big, 0, 1);
+  fmt::print("  {:<34} {:>9.2f} TB/s   copied; the DRAM moved {:.2f} TB/s, {:.0f}% of the preset's peak {:.2f} TB/s "
+             "(target 80-95%)\n",
+             fmt::format("streaming copy ({} MiB each way)", big >> 20), stream.copy_tbps, stream.dram_tbps,
+             100 * stream.dram_tbps / peak, peak);
+  const uint64_t resident = uint64_t{gpu.gpu.l2_kib} * 1024 / 8;  // both buffers fill a quarter of the L2
+  row(fmt::format("L2-resident copy, ld.cg ({} KiB)", resident >> 10).c_str(), p.l2_bandwidth_lo,
+      p.l2_bandwidth_hi, b.copy_bandwidth("copy16_cg", resident, 1, 4).copy_tbps, "TB/s");
+  fmt::print("  ({:.1f} s of host time)\n\n",
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::vector<std::string> gpus;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) gpus.push_back(argv[++i]);
+  }
+  if (gpus.empty()) gpus = {"h100", "a100", "v100"};
+  fmt::print("memory hierarchy against published figures (hardware.md §2b, §3); latencies in SM cycles\n\n");
+  for (const std::string& g : gpus) run_preset(g, quick);
+}

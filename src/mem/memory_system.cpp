@@ -1,0 +1,198 @@
+#include "mem/memory_system.h"
+
+#include <bit>
+#include <stdexcept>
+
+#include "fmt/format.h"
+
+namespace lockstep::mem {
+
+namespace {
+
+CrossbarOptions network(const CrossbarOptions& base, uint32_t inputs, uint32_t outputs) {
+  CrossbarOptions o = base;
+  o.inputs = inputs;
+  o.outputs = outputs;
+  return o;
+}
+
+// Folds the line's upper bits onto the lower ones, so that strides of a power of two (a column of
+// a matrix, every warp's slice of a large array) still spread over the slices and channels, as
+// the partition hashes of real GPUs do.
+uint64_t folded(uint64_t line) { return line ^ (line >> 7) ^ (line >> 14) ^ (line >> 21); }
+
+}  // namespace
+
+MemorySystem::MemorySystem(const MemorySystemOptions& options)
+    : options_(options),
+      requests_(network(options.network, options.sms, options.slices)),
+      responses_(network(options.network, options.slices, options.sms)) {
+  if (options.slices == 0 || options.channels == 0)
+    throw std::invalid_argument("a memory system needs at least one L2 slice and one DRAM channel");
+  slices_.reserve(options.slices);
+  for (uint32_t s = 0; s < options.slices; ++s) slices_.emplace_back(options.slice);
+  channels_.reserve(options.channels);
+  // The controller's pipeline holds at most what its channel can complete while a read crosses
+  // it (about one burst per DRAM clock) plus the channel's queues.
+  const size_t in_pipeline = size_t{options.controller_latency} * 4 + options.dram.read_queue + options.dram.write_queue;
+  for (uint32_t c = 0; c < options.channels; ++c) {
+    channels_.push_back(std::make_unique<DramChannel>(options.dram));
+    returning_.emplace_back(in_pipeline);
+  }
+  completed_.reserve(options.dram.read_queue + options.dram.write_queue);
+}
+
+uint32_t MemorySystem::slice_of(uint64_t line) const {
+  return static_cast<uint32_t>((options_.xor_hash ? folded(line) : line) % options_.slices);
+}
+
+uint32_t MemorySystem::channel_of(uint64_t line) const {
+  return static_cast<uint32_t>((options_.xor_hash ? folded(line) : line) % options_.channels);
+}
+
+uint32_t MemorySystem::payload_bytes(const MemRequest& r) const {
+  return static_cast<uint32_t>(std::popcount(r.sectors)) * options_.sector_bytes;
+}
+
+void MemorySystem::send(uint32_t sm, const MemRequest& request, uint64_t now) {
+  // A read asks with a header; a write or an atomic carries its data.
+  const uint32_t bytes = options_.header_bytes + (request.kind == AccessKind::kRead ? 0 : payload_bytes(request));
+  requests_.push(sm, slice_of(request.line), bytes, request, now);
+  ++stats_.requests;
+}
+
+void MemorySystem::pop_response(uint32_t sm) {
+  responses_.pop(sm);
+  ++stats_.responses;
+}
+
+bool MemorySystem::move_requests_to_slices(uint64_t now) {
+  bool moved = false;
+  for (uint32_t s = 0; s < slices_.size(); ++s) {
+    L2Slice& slice = slices_[s];
+    while (requests_.can_pop(s, now) && slice.can_accept()) {
+      slice.accept(requests_.front(s), now);
+      requests_.pop(s);
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+bool MemorySystem::move_slices_to_dram(uint64_t now) {
+  bool moved = false;
+  for (L2Slice& slice : slices_) {
+    while (slice.has_dram_request()) {
+      const MemRequest& r = slice.dram_front();
+      const uint32_t c = channel_of(r.line);
+      const bool write = r.kind == AccessKind::kWrite;
+      if (!channels_[c]->can_accept(write)) {
+        ++stats_.dram_stalls;
+        break;
+      }
+      DramRequest d;
+      // The channel-select bits are gone: consecutive lines of one channel are consecutive there.
+      d.address = r.line / options_.channels * options_.line_bytes;
+      d.bytes = payload_bytes(r);
+      d.write = write;
+      d.request = r;
+      // Only whole lines' sector runs reach DRAM; send the smallest span covering them.
+      const uint32_t first = static_cast<uint32_t>(std::countr_zero(r.sectors));
+      const uint32_t last = 31 - static_cast<uint32_t>(std::countl_zero(r.sectors));
+      d.address += uint64_t{first} * options_.sector_bytes;
+      d.bytes = (last - first + 1) * options_.sector_bytes;
+      channels_[c]->push(d, now);
+      if (write) {
+        ++stats_.dram_writes;
+      } else {
+        ++stats_.dram_reads;
+      }
+      slice.dram_pop();
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+bool MemorySystem::tick_channels(uint64_t now) {
+  bool moved = false;
+  for (uint32_t c = 0; c < channels_.size(); ++c) {
+    if (channels_[c]->idle()) continue;
+    completed_.clear();
+    moved |= channels_[c]->tick(now, completed_);
+    for (const DramRequest& d : completed_) {
+      if (d.write) continue;  // a write-back needs no answer
+      if (returning_[c].full())
+        throw std::logic_error(fmt::format("memory controller pipeline of channel {} overflowed", c));
+      returning_[c].push({d.request, now + options_.controller_latency});
+    }
+  }
+  return moved;
+}
+
+bool MemorySystem::fill_slices(uint64_t now) {
+  bool moved = false;
+  for (RingBuffer<Returning>& pipe : returning_) {
+    while (!pipe.empty() && pipe.front().ready <= now) {
+      const MemRequest& r = pipe.front().request;
+      L2Slice& slice = slices_[slice_of(r.line)];
+      if (!slice.can_fill(r.line)) {
+        ++stats_.fill_stalls;
+        break;
+      }
+      slice.dram_fill(r.line, r.sectors, now);
+      pipe.pop();
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+bool MemorySystem::move_responses(uint64_t now) {
+  bool moved = false;
+  for (uint32_t s = 0; s < slices_.size(); ++s) {
+    L2Slice& slice = slices_[s];
+    while (slice.has_response(now)) {
+      if (!responses_.can_push(s)) {
+        ++stats_.response_stalls;
+        break;
+      }
+      const MemRequest& r = slice.response_front();
+      const uint32_t bytes = options_.header_bytes + (r.kind == AccessKind::kWrite ? 0 : payload_bytes(r));
+      responses_.push(s, r.source, bytes, r, now);
+      slice.response_pop();
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+bool MemorySystem::tick(uint64_t now) {
+  // Front to back, so that what a unit hands on in this cycle can move on in this cycle where
+  // the receiving unit's own latency allows.
+  bool moved = requests_.tick(now);
+  moved |= move_requests_to_slices(now);
+  for (L2Slice& slice : slices_) moved |= slice.tick(now);
+  moved |= move_slices_to_dram(now);
+  moved |= tick_channels(now);
+  moved |= fill_slices(now);
+  moved |= move_responses(now);
+  moved |= responses_.tick(now);
+  return moved;
+}
+
+uint64_t MemorySystem::next_event(uint64_t now) const {
+  uint64_t next = std::min(requests_.next_event(now), responses_.next_event(now));
+  for (uint32_t s = 0; s < slices_.size(); ++s) {
+    if (requests_.can_pop(s, now + 1)) next = std::min(next, now + 1);
+    const uint64_t e = slices_[s].next_event(now + 1);
+    if (e != UINT64_MAX) next = std::min(next, std::max(e, now + 1));
+  }
+  for (uint32_t c = 0; c < channels_.size(); ++c) {
+    next = std::min(next, channels_[c]->next_event(now));
+    if (!returning_[c].empty()) next = std::min(next, std::max(returning_[c].front().ready, now + 1));
+  }
+  return next;
+}
+
+}  // namespace lockstep::mem
