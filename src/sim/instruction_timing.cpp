@@ -58,6 +58,18 @@ uint32_t latency_of(MemorySpace space, const config::GpuConfig& gpu) {
   return 0;
 }
 
+// A load the L1 may not serve: the L1 is not coherent between SMs, so a load that must see other
+// SMs' writes (volatile, or relaxed/acquire at gpu or system scope: spin loops, grid barriers)
+// goes to the L2, as do the cache operators that say so (.cg, .cv, L1::no_allocate).
+bool bypasses_l1(const ir::Instruction& inst) {
+  if (inst.opcode != "ld") return false;
+  if (has_modifier(inst, "cg") || has_modifier(inst, "cv") || has_modifier(inst, "volatile") ||
+      has_modifier(inst, "L1::no_allocate"))
+    return true;
+  const bool strong = has_modifier(inst, "relaxed") || has_modifier(inst, "acquire");
+  return strong && (has_modifier(inst, "gpu") || has_modifier(inst, "sys") || has_modifier(inst, "cluster"));
+}
+
 // Collects register ids, then packs them into ranges.
 class RegisterIds {
  public:
@@ -176,8 +188,7 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     t.memory_barrier = inst.opcode == "membar" || inst.opcode == "fence";
     if (inst.opcode == "st") t.access = mem::AccessKind::kWrite;
     if (inst.opcode == "atom" || inst.opcode == "red") t.access = mem::AccessKind::kAtomic;
-    t.bypass_l1 = inst.opcode == "ld" && (has_modifier(inst, "cg") || has_modifier(inst, "cv") ||
-                                          has_modifier(inst, "volatile") || has_modifier(inst, "L1::no_allocate"));
+    t.bypass_l1 = bypasses_l1(inst);
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);
   }

@@ -37,6 +37,58 @@ ordered_json unit_usage(const sim::KernelTiming& t) {
   return j;
 }
 
+ordered_json cache_json(const sim::CacheFigures& c) {
+  ordered_json j;
+  j["accesses"] = c.accesses;
+  j["hits"] = c.hits;
+  j["hit_reserved"] = c.hit_reserved;
+  j["misses"] = c.misses;
+  j["sector_misses"] = c.sector_misses;
+  j["reservation_fails"] = c.reservation_fails;
+  j["mshr_merges"] = c.mshr_merges;
+  j["writes"] = c.writes;
+  j["write_hits"] = c.write_hits;
+  j["evictions"] = c.evictions;
+  j["dirty_evictions"] = c.dirty_evictions;
+  j["hit_rate"] = c.hit_rate();
+  return j;
+}
+
+// The memory hierarchy's figures (memory.model = hierarchy), or null under fixed latencies.
+ordered_json memory_json(const sim::KernelTiming& t) {
+  const sim::MemoryTiming& m = t.memory;
+  if (!m.modelled) return nullptr;
+  ordered_json j;
+  ordered_json ldst;
+  ldst["global_accesses"] = m.global_accesses;
+  ldst["transactions"] = m.transactions;
+  ldst["sectors"] = m.sectors;
+  ldst["transactions_per_access"] = m.transactions_per_access();
+  ldst["shared_accesses"] = m.shared_accesses;
+  ldst["shared_passes"] = m.shared_passes;
+  ldst["shared_conflict_degree"] = m.shared_conflict_degree;
+  ldst["throttle_cycles"] = m.throttle_cycles;
+  ldst["loads"] = m.loads;
+  ldst["average_load_latency"] = m.average_load_latency();
+  j["ldst"] = std::move(ldst);
+  j["l1"] = cache_json(m.l1);
+  j["l2"] = cache_json(m.l2);
+  ordered_json dram;
+  dram["reads"] = m.dram_reads;
+  dram["writes"] = m.dram_writes;
+  dram["bytes"] = m.dram_bytes;
+  dram["row_hits"] = m.dram_row_hits;
+  dram["row_misses"] = m.dram_row_misses;
+  dram["row_conflicts"] = m.dram_row_conflicts;
+  dram["row_buffer_hit_rate"] = m.row_buffer_hit_rate();
+  dram["bus_busy_cycles"] = m.dram_bus_busy_cycles;
+  dram["bandwidth_utilisation"] = m.dram_utilisation(t.cycles);
+  dram["average_read_latency"] = m.dram_reads ? double(m.dram_read_latency_total) / double(m.dram_reads) : 0.0;
+  dram["read_latency_histogram"] = m.dram_read_latency_histogram;
+  j["dram"] = std::move(dram);
+  return j;
+}
+
 ordered_json timing_json(const sim::KernelTiming& t) {
   ordered_json j;
   j["cycles"] = t.cycles;
@@ -56,6 +108,7 @@ ordered_json timing_json(const sim::KernelTiming& t) {
   j["icache"] = {{"hits", t.icache_hits}, {"misses", t.icache_misses}};
   j["register_banks"] = {{"conflicts", t.bank_conflicts}, {"conflict_cycles", t.bank_conflict_cycles}};
   j["units"] = unit_usage(t);
+  j["memory"] = memory_json(t);
   j["sm_count"] = t.sm_count;
   j["schedulers_per_sm"] = t.schedulers_per_sm;
   return j;

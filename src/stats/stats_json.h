@@ -9,7 +9,7 @@
 
 namespace lockstep::stats {
 
-inline constexpr int kStatsJsonVersion = 2;  // 2: launch "timing", kernel and total "cycles"
+inline constexpr int kStatsJsonVersion = 3;  // 2: launch "timing", kernel and total "cycles"; 3: timing "memory"
 
 // What the run was: the program, the modelled GPU, the simulation mode.
 struct RunContext {

@@ -49,7 +49,7 @@ TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   const nlohmann::json stats = nlohmann::json::parse(read_text(file));
   std::filesystem::remove(file);
   EXPECT_EQ(stats["schema"], "lockstep-stats");
-  EXPECT_EQ(stats["version"], 2);
+  EXPECT_EQ(stats["version"], 3);
   EXPECT_EQ(stats["mode"], "functional");
   EXPECT_EQ(stats["program"], nlohmann::json::array({program("vector_add")}));
   EXPECT_EQ(stats["gpu"]["preset"], "h100");

@@ -22,7 +22,7 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
   c.program = {"./app", "-n", "4"};
   const std::string expected = R"json({
   "schema": "lockstep-stats",
-  "version": 2,
+  "version": 3,
   "mode": "functional",
   "program": [
     "./app",

@@ -127,10 +127,10 @@ TEST(TimingSummary, NoCyclesAndNoStallsPrintZerosAndNone) {
             "blocks/SM, limited by warps; 16 registers) top stalls: none\n");
 }
 
-TEST(TimingJson, VersionTwoWithTimingObjectAndNullForFunctionalLaunches) {
+TEST(TimingJson, VersionThreeWithTimingObjectAndNullForFunctionalLaunches) {
   const auto doc = nlohmann::ordered_json::parse(stats_json(mixed_run(), RunContext{}));
-  EXPECT_EQ(doc["version"], 2);
-  EXPECT_EQ(kStatsJsonVersion, 2);
+  EXPECT_EQ(doc["version"], 3);
+  EXPECT_EQ(kStatsJsonVersion, 3);
   EXPECT_TRUE(doc["launches"][1]["timing"].is_null());
   const std::string expected = R"json({
   "cycles": 1000,
@@ -221,6 +221,7 @@ TEST(TimingJson, VersionTwoWithTimingObjectAndNullForFunctionalLaunches) {
       "utilisation": 0.5
     }
   },
+  "memory": null,
   "sm_count": 2,
   "schedulers_per_sm": 4
 })json";
@@ -264,6 +265,71 @@ TEST(TimingJson, ZeroCycleLaunchCountsAsTimed) {
   EXPECT_EQ(doc["totals"]["cycles"], 0);
   EXPECT_EQ(doc["launches"][0]["timing"]["ipc"], 0.0);
   EXPECT_EQ(doc["launches"][0]["timing"]["units"]["ldst"]["utilisation"], 0.0);
+}
+
+}  // namespace
+}  // namespace lockstep::stats
+
+namespace lockstep::stats {
+namespace {
+
+// A launch through the memory hierarchy: its figures line in the summary, its "memory" object.
+sim::KernelTiming memory_timing() {
+  sim::KernelTiming t;
+  t.cycles = 1000;
+  t.blocks_per_sm = 4;
+  t.occupancy_limited_by = "warps";
+  t.registers_per_thread = 32;
+  sim::MemoryTiming& m = t.memory;
+  m.modelled = true;
+  m.global_accesses = 100;
+  m.transactions = 250;
+  m.sectors = 800;
+  m.shared_accesses = 40;
+  m.shared_passes = 60;
+  m.shared_conflict_degree[1] = 30;
+  m.shared_conflict_degree[2] = 10;
+  m.loads = 80;
+  m.load_latency_total = 24000;
+  m.l1 = {200, 150, 10, 30, 10, 5, 12, 50, 20, 3, 0};
+  m.l2 = {60, 45, 0, 15, 0, 0, 1, 50, 50, 2, 1};
+  m.dram_reads = 15;
+  m.dram_writes = 1;
+  m.dram_bytes = 2048;
+  m.dram_row_hits = 12;
+  m.dram_row_misses = 3;
+  m.dram_row_conflicts = 1;
+  m.dram_bus_busy_cycles = 80;
+  m.dram_channels = 2;
+  m.dram_read_latency_total = 6000;
+  return t;
+}
+
+TEST(TimingSummary, MemoryHierarchyAddsItsLine) {
+  RunStats s;
+  s.add(LaunchRecord{"copy", {16, 1, 1}, {128, 1, 1}, 0, 32, 500, 16000, "", memory_timing()});
+  const std::string text = s.summary();
+  EXPECT_NE(text.find("\nlockstep:   memory: 2.50 transactions/access, shared 1.50 passes/access, L1 hit 75.0% of 200, "
+                      "L2 hit 75.0% of 60, DRAM 0.00205 MB row hits 75.0% bus 4.0%, load latency 300.0\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(TimingJson, MemoryObjectHoldsEveryLevel) {
+  RunStats s;
+  s.add(LaunchRecord{"copy", {16, 1, 1}, {128, 1, 1}, 0, 32, 500, 16000, "", memory_timing()});
+  const auto doc = nlohmann::ordered_json::parse(stats_json(s, RunContext{}));
+  const auto& m = doc["launches"][0]["timing"]["memory"];
+  EXPECT_EQ(m["ldst"]["transactions_per_access"], 2.5);
+  EXPECT_EQ(m["ldst"]["shared_conflict_degree"][2], 10);
+  EXPECT_EQ(m["ldst"]["average_load_latency"], 300.0);
+  EXPECT_EQ(m["l1"]["hit_rate"], 0.75);
+  EXPECT_EQ(m["l1"]["mshr_merges"], 12);
+  EXPECT_EQ(m["l2"]["dirty_evictions"], 1);
+  EXPECT_EQ(m["dram"]["row_buffer_hit_rate"], 0.75);
+  EXPECT_EQ(m["dram"]["bandwidth_utilisation"], 0.04);
+  EXPECT_EQ(m["dram"]["average_read_latency"], 400.0);
+  EXPECT_EQ(m["dram"]["read_latency_histogram"].size(), 16u);
 }
 
 }  // namespace

@@ -152,3 +152,30 @@ TEST(InstructionTiming, SharedQualifiedLoadTakesTheSharedLatency) {
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// The L1 is not coherent between SMs: loads that must see other SMs' writes go to the L2.
+TEST(InstructionTiming, CoherentLoadsBypassTheL1) {
+  const config::GpuConfig h100 = config::load_gpu_config("h100");
+  ir::KernelProgram k;
+  k.code.push_back(inst("ld", {"global", "u32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"acquire", "gpu", "u32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"relaxed", "sys", "global", "u32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"acquire", "cta", "u32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"volatile", "global", "u32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"global", "cg", "v4", "f32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("ld", {"global", "nc", "f32"}, {reg(0), address(1)}));
+  k.code.push_back(inst("st", {"global", "u32"}, {address(1), reg(0)}));
+  k.code.push_back(inst("atom", {"add", "release", "gpu", "u32"}, {reg(0), address(1), reg(2)}));
+  const std::vector<sim::InstTiming> t = sim::instruction_timing(k, h100, {4, 0});
+  const bool bypass[] = {false, true, true, false, true, true, false, false, false};
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t[i].bypass_l1, bypass[i]) << "instruction " << i;
+  EXPECT_EQ(t[7].access, mem::AccessKind::kWrite);
+  EXPECT_EQ(t[8].access, mem::AccessKind::kAtomic);
+  EXPECT_EQ(t[0].access, mem::AccessKind::kRead);
+}
+
+}  // namespace
+}  // namespace lockstep::test
