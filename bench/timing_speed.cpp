@@ -3,7 +3,9 @@
 // model of a preset (h100 unless --gpu names another). One thread steps the SMs unless --threads
 // says more; run on idle cores. Every figure but the speed is the same for any thread count.
 //
-//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME] [--threads N]
+//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME] [--threads N] [--set key=value]...
+//
+// --set memory.model=fixed-latency compares with the fixed latency per memory space.
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -41,7 +43,9 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::string gpu = "h100";
   uint32_t threads = 1;
+  std::vector<std::string> overrides;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) overrides.push_back(argv[++i]);
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) gpu = argv[++i];
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = static_cast<uint32_t>(std::atoi(argv[++i]));
@@ -51,12 +55,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   lockstep::EngineOptions options;
-  options.timing = std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(gpu));
+  options.timing = std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(gpu, overrides));
   options.warp_size = options.timing->sm.warp_size;
   options.sim_threads = threads;
   lockstep::Engine engine(options);
   const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_BENCH_PTX);
-  fmt::print("timing mode on the {} preset, SMs stepped on {} thread{}\n", gpu, threads, threads == 1 ? "" : "s");
+  fmt::print("timing mode on the {} preset ({} memory), SMs stepped on {} thread{}\n", gpu,
+             options.timing->memory.hierarchy ? "hierarchy" : "fixed-latency", threads, threads == 1 ? "" : "s");
 
   {  // compute-bound: enough blocks to fill every SM
     const uint32_t n = quick ? 65536 : 270336;  // 256 / 1056 blocks of 256: 8 per SM, 2 / 1 rounds

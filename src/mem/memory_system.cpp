@@ -39,6 +39,7 @@ MemorySystem::MemorySystem(const MemorySystemOptions& options)
     channels_.push_back(std::make_unique<DramChannel>(options.dram));
     returning_.emplace_back(in_pipeline);
   }
+  channel_wake_.assign(options.channels, 0);
   completed_.reserve(options.dram.read_queue + options.dram.write_queue);
 }
 
@@ -102,6 +103,7 @@ bool MemorySystem::move_slices_to_dram(uint64_t now) {
       d.address += uint64_t{first} * options_.sector_bytes;
       d.bytes = (last - first + 1) * options_.sector_bytes;
       channels_[c]->push(d, now);
+      channel_wake_[c] = now;
       if (write) {
         ++stats_.dram_writes;
       } else {
@@ -117,9 +119,11 @@ bool MemorySystem::move_slices_to_dram(uint64_t now) {
 bool MemorySystem::tick_channels(uint64_t now) {
   bool moved = false;
   for (uint32_t c = 0; c < channels_.size(); ++c) {
-    if (channels_[c]->idle()) continue;
+    // A channel whose next event is later has nothing to do now (a push wakes it).
+    if (channels_[c]->idle() || channel_wake_[c] > now) continue;
     completed_.clear();
     moved |= channels_[c]->tick(now, completed_);
+    channel_wake_[c] = channels_[c]->next_event(now);
     for (const DramRequest& d : completed_) {
       if (d.write) continue;  // a write-back needs no answer
       if (returning_[c].full())
@@ -189,7 +193,7 @@ uint64_t MemorySystem::next_event(uint64_t now) const {
     if (e != UINT64_MAX) next = std::min(next, std::max(e, now + 1));
   }
   for (uint32_t c = 0; c < channels_.size(); ++c) {
-    next = std::min(next, channels_[c]->next_event(now));
+    if (!channels_[c]->idle()) next = std::min(next, std::max(channel_wake_[c], now + 1));
     if (!returning_[c].empty()) next = std::min(next, std::max(returning_[c].front().ready, now + 1));
   }
   return next;

@@ -91,6 +91,7 @@ class MemorySystem {
   std::vector<L2Slice> slices_;
   std::vector<std::unique_ptr<DramChannel>> channels_;  // not movable: held by pointer
   std::vector<RingBuffer<Returning>> returning_;  // per channel: DRAM data in the controller's pipeline
+  std::vector<uint64_t> channel_wake_;            // per channel: the first cycle its tick can do anything
   std::vector<DramRequest> completed_;            // scratch for DramChannel::tick
   MemorySystemStats stats_;
 };

@@ -153,7 +153,9 @@ class SectorCache {
   SectorCacheOptions options_;
   uint32_t sectors_per_line_;
   uint32_t all_sectors_;
+  static constexpr uint64_t kNoTag = UINT64_MAX;  // no line number is this large
   std::vector<Line> lines_;  // sets * ways; index = set * ways + way
+  std::vector<uint64_t> tags_;  // parallel to lines_: the line a valid way holds, else kNoTag
   std::unique_ptr<ReplacementPolicy> replacement_;
   std::vector<Mshr> mshrs_;
   std::vector<Waiter> waiters_;       // mshr_entries * mshr_max_merge

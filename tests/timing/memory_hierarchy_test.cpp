@@ -153,3 +153,41 @@ TEST(MemoryHierarchy, FiguresAreBitIdenticalForAnyThreadCount) {
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// Seed 004 §2.6 in the whole model: one warp's two shared loads at a stride of 1, 2 or 32 words
+// take 1, 2 or 32 passes through the 32 banks each, one pass a cycle. The first load issues at t
+// and makes its passes from t + 1; the second issues at t + 4 (the LD/ST pipe's initiation
+// interval) and makes its passes after the first's, from t + 5 at the earliest; the add waits for
+// the second. So its last pass is at t + 5 (stride 1), t + 6 (stride 2) and t + 64 (stride 32).
+TEST(MemoryHierarchy, SharedBankConflictsSerialiseThePasses) {
+  auto run = [](uint32_t stride_words) {
+    auto engine = timing_engine(timing_gpu("h100", {"gpu.sm_count=1"}));
+    const std::string body = fmt::format(R"(  .shared .align 4 .b32 buf[1024];
+  mov.u32 %r1, %tid.x;
+  mul.lo.u32 %r2, %r1, {};
+  mov.u32 %r3, buf;
+  add.u32 %r3, %r3, %r2;
+  ld.shared.f32 %f1, [%r3];
+  ld.shared.f32 %f2, [%r3];
+  add.f32 %f1, %f1, %f2;
+)",
+                                         stride_words * 4);
+    return run_timed(*engine, micro_kernel(body), 1, 32);
+  };
+  const sim::KernelTiming one = run(1), two = run(2), all = run(32);
+  EXPECT_EQ(one.memory.shared_accesses, 2u);
+  EXPECT_EQ(one.memory.shared_passes, 2u);
+  EXPECT_EQ(one.memory.shared_conflict_degree[1], 2u);
+  EXPECT_EQ(two.memory.shared_passes, 4u);
+  EXPECT_EQ(two.memory.shared_conflict_degree[2], 2u);
+  EXPECT_EQ(all.memory.shared_passes, 64u);
+  EXPECT_EQ(all.memory.shared_conflict_degree[32], 2u);
+  EXPECT_EQ(two.cycles - one.cycles, 1u);
+  EXPECT_EQ(all.cycles - one.cycles, 59u);
+}
+
+}  // namespace
+}  // namespace lockstep::test
