@@ -226,6 +226,8 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   g.memory.local_latency = u32(v, "memory.local_latency");
   g.memory.constant_latency = u32(v, "memory.constant_latency");
   g.memory.texture_latency = u32(v, "memory.texture_latency");
+  g.memory.constant_cache_kib = u32(v, "memory.constant_cache_kib");
+  g.memory.constant_cache_ways = u32(v, "memory.constant_cache_ways");
   g.memory.coalescing = v.get_string("memory.coalescing");
   g.memory.shared_banks = u32(v, "memory.shared_banks");
   g.memory.shared_bank_bytes = u32(v, "memory.shared_bank_bytes");

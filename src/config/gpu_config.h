@@ -67,6 +67,7 @@ struct GpuConfig {
   struct Memory {
     bool hierarchy = true;  // memory.model: "hierarchy" (true) or "fixed-latency"
     uint32_t shared_latency = 0, global_latency = 0, local_latency = 0, constant_latency = 0, texture_latency = 0;
+    uint32_t constant_cache_kib = 0, constant_cache_ways = 0;
     std::string coalescing;  // memory.coalescing: sectored, gt200, g80
     uint32_t shared_banks = 0, shared_bank_bytes = 0, shared_group_lanes = 0;
   } memory;

@@ -12,7 +12,12 @@ void add_memory_options(std::vector<OptionSpec>& s) {
   s.push_back(integer("memory.shared_latency", 1, 100000, "cycles of a shared-memory load without bank conflicts"));
   s.push_back(integer("memory.global_latency", 1, 100000, "cycles of a global-memory load (fixed-latency model)"));
   s.push_back(integer("memory.local_latency", 1, 100000, "cycles of a local-memory load (fixed-latency model)"));
-  s.push_back(integer("memory.constant_latency", 1, 100000, "cycles of a constant-memory load"));
+  s.push_back(integer("memory.constant_latency", 1, 100000,
+                      "cycles of a constant-memory load (hierarchy: a constant-cache hit; kernel parameters always hit)"));
+  s.push_back(integer("memory.constant_cache_kib", 1, 1024,
+                      "constant cache per SM, KiB (hierarchy): a warp's distinct addresses take a cycle each, "
+                      "misses go to the L2 and are charged constant_miss"));
+  s.push_back(integer("memory.constant_cache_ways", 1, 64, "constant-cache ways"));
   s.push_back(integer("memory.texture_latency", 1, 100000, "cycles of a texture fetch"));
   s.push_back(choice("memory.coalescing", {"sectored", "gt200", "g80"},
                      "how a warp's global accesses become transactions: sectored (cc 6.0+: 32-byte sectors of "

@@ -15,6 +15,8 @@ constexpr uint64_t kLocalBase = uint64_t{1} << 56;
 
 // The token of an L1 miss: its fill serves every load that waits on the line.
 constexpr uint64_t kNoToken = UINT64_MAX;
+// The token of a constant-cache miss: its fill goes to the constant cache.
+constexpr uint64_t kConstantFill = UINT64_MAX - 1;
 
 // The widest of a group's accesses, as a power of two the coalescer and the banks take.
 uint32_t access_bytes(uint32_t widest) { return std::bit_ceil(std::clamp<uint32_t>(widest, 1, 16)); }
@@ -26,6 +28,7 @@ LdstUnit::LdstUnit(const LdstUnitOptions& options)
       coalescer_(options.coalescer),
       banks_(options.banks),
       l1_(options.l1),
+      constant_(options.constant_cache),
       instructions_(options.in_flight),
       outbound_(options.miss_queue),
       inbound_(options.inbound) {
@@ -38,11 +41,11 @@ LdstUnit::LdstUnit(const LdstUnitOptions& options)
   ready_tokens_.reserve(options.l1.mshr_max_merge);
 }
 
-uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1) {
+uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool constant) {
   const uint32_t id = free_ids_.back();
   free_ids_.pop_back();
   ++in_use_;
-  instructions_[id] = Instruction{kind, bypass_l1, 0, false, now + 1, now};
+  instructions_[id] = Instruction{kind, bypass_l1, constant, 0, false, constant ? now + options_.constant_latency : now + 1, now};
   ++stats_.instructions;
   return id;
 }
@@ -74,6 +77,10 @@ void LdstUnit::add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot) 
     rounds_[k].push_back(r);
   }
   const Instruction& in = instructions_[id];
+  if (in.constant) {
+    for (size_t k = 0; k < rounds; ++k) add_constant(id, rounds_[k]);
+    return;
+  }
   const Work work = in.kind == mem::AccessKind::kWrite    ? Work::kWrite
                     : in.kind == mem::AccessKind::kAtomic ? Work::kAtomic
                     : in.bypass_l1                        ? Work::kReadBypass
@@ -111,6 +118,32 @@ void LdstUnit::add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot) 
   }
 }
 
+// The constant cache serves one address a cycle: a warp's distinct addresses are serialised,
+// lanes on the same address share it (broadcast).
+void LdstUnit::add_constant(uint32_t id, const std::vector<func::AccessRecord>& round) {
+  const uint32_t line_bytes = options_.constant_cache.line_bytes;
+  const uint32_t sector_bytes = options_.constant_cache.sector_bytes;
+  const size_t first = queue_.size();
+  for (const func::AccessRecord& r : round) {
+    const uint64_t line = r.address / line_bytes;
+    const uint32_t sector = static_cast<uint32_t>(r.address % line_bytes / sector_bytes);
+    bool seen = false;
+    for (size_t q = first; q < queue_.size() && !seen; ++q)
+      seen = queue_[q].address == r.address;
+    if (seen) continue;
+    queue_.push_back({id, Work::kConstant, line, 1u << sector, r.address});
+    ++instructions_[id].remaining;
+  }
+}
+
+bool LdstUnit::constant_misses(const func::AccessLog& log) const {
+  const uint32_t line_bytes = options_.constant_cache.line_bytes;
+  const uint32_t sector_bytes = options_.constant_cache.sector_bytes;
+  for (const func::AccessRecord& r : log.records())
+    if (!constant_.probe(r.address / line_bytes, 1u << (r.address % line_bytes / sector_bytes))) return true;
+  return false;
+}
+
 void LdstUnit::served(uint32_t id, uint64_t ready) {
   Instruction& in = instructions_[id];
   --in.remaining;
@@ -137,7 +170,15 @@ bool LdstUnit::fill(uint64_t now, std::vector<FinishedAccess>& finished) {
     const mem::MemRequest r = inbound_.front();
     inbound_.pop();
     changed = true;
-    if (r.kind == mem::AccessKind::kRead && r.token != kNoToken) {
+    if (r.kind == mem::AccessKind::kRead && r.token == kConstantFill) {
+      ready_tokens_.clear();
+      constant_.fill(r.line, r.sectors, ready_tokens_, nullptr);
+      for (uint64_t token : ready_tokens_) {
+        const uint32_t id = static_cast<uint32_t>(token);
+        served(id, now + options_.constant_latency);
+        finish_if_done(id, now, finished);
+      }
+    } else if (r.kind == mem::AccessKind::kRead && r.token != kNoToken) {
       // The data of a load that bypassed the L1.
       const uint32_t id = static_cast<uint32_t>(r.token);
       served(id, now + options_.l1_hit_latency);
@@ -168,6 +209,22 @@ bool LdstUnit::serve(const Transaction& t, uint64_t now) {
     case Work::kSharedPass:
       served(t.id, now + options_.shared_latency);
       return true;
+    case Work::kConstant: {
+      if (constant_.unrequested(t.line, t.sectors) != 0 && outbound_.full()) return false;
+      const mem::ReadResult r = constant_.read(t.line, t.sectors, t.id);
+      switch (r.outcome) {
+        case mem::ReadOutcome::kHit: served(t.id, now + options_.constant_latency); return true;
+        case mem::ReadOutcome::kHitReserved: return true;
+        case mem::ReadOutcome::kMiss:
+        case mem::ReadOutcome::kSectorMiss:
+          miss.sectors = r.fetch;
+          miss.token = kConstantFill;
+          outbound_.push(miss);
+          return true;
+        case mem::ReadOutcome::kReservationFail: return false;
+      }
+      return false;
+    }
     case Work::kRead: {
       // Check the miss queue before the L1: a read that misses changes the L1's MSHRs.
       if (l1_.unrequested(t.line, t.sectors) != 0 && outbound_.full()) return false;

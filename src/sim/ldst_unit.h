@@ -35,7 +35,9 @@ struct LdstUnitOptions {
   mem::CoalescerOptions coalescer;
   mem::SharedBanksOptions banks;
   mem::SectorCacheOptions l1;
+  mem::SectorCacheOptions constant_cache;
   uint32_t l1_hit_latency = 1;
+  uint32_t constant_latency = 1;  // a constant-cache hit (and every kernel-parameter load)
   uint32_t shared_latency = 1;
   uint32_t miss_queue = 1;
   uint32_t queue = 1;          // transactions waiting for the L1 before issue stalls
@@ -69,8 +71,11 @@ class LdstUnit {
   // Room for another instruction: its queue is below capacity and an id is free.
   bool can_accept() const { return queue_.size() - head_ < options_.queue && !free_ids_.empty(); }
   // A memory instruction issued at `now`; its accesses follow with add(), then close().
-  // `bypass_l1`: a load the L1 neither serves nor keeps (ld.cg, ld.cv, volatile).
-  uint32_t open(mem::AccessKind kind, uint64_t now, bool bypass_l1 = false);
+  // `bypass_l1`: a load the L1 neither serves nor keeps (ld.cg, ld.cv, volatile). `constant`:
+  // a load through the constant cache (ld.const, ld.param), ready no sooner than its hit latency.
+  uint32_t open(mem::AccessKind kind, uint64_t now, bool bypass_l1 = false, bool constant = false);
+  // Whether a constant load with these accesses would miss the constant cache (no side effects).
+  bool constant_misses(const func::AccessLog& log) const;
   // The accesses one execution of the instruction made; `warp_slot` places local memory.
   void add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot);
   // No more accesses: it finishes once what it queued is served.
@@ -90,26 +95,28 @@ class LdstUnit {
 
   const LdstUnitStats& stats() const { return stats_; }
   const mem::SectorCacheStats& l1_stats() const { return l1_.stats(); }
+  const mem::SectorCacheStats& constant_stats() const { return constant_.stats(); }
 
  private:
-  enum class Work : uint8_t { kRead, kReadBypass, kWrite, kAtomic, kSharedPass };
+  enum class Work : uint8_t { kRead, kReadBypass, kWrite, kAtomic, kSharedPass, kConstant };
   struct Transaction {
     uint32_t id = 0;
     Work work = Work::kRead;
     uint64_t line = 0;
     uint32_t sectors = 0;
+    uint64_t address = 0;  // kConstant: the address it serves (one distinct address a cycle)
   };
   struct Instruction {
     mem::AccessKind kind = mem::AccessKind::kRead;
     bool bypass_l1 = false;
+    bool constant = false;
     uint32_t remaining = 0;  // transactions queued or waiting below
     bool closed = false;
     uint64_t ready = 0;      // the latest result cycle so far
     uint64_t issued = 0;
   };
 
-  void add_global(uint32_t id, Work work);
-  void add_shared(uint32_t id);
+  void add_constant(uint32_t id, const std::vector<func::AccessRecord>& round);
   void served(uint32_t id, uint64_t ready);
   void finish_if_done(uint32_t id, uint64_t now, std::vector<FinishedAccess>& finished);
   bool fill(uint64_t now, std::vector<FinishedAccess>& finished);
@@ -121,6 +128,7 @@ class LdstUnit {
   mem::Coalescer coalescer_;
   mem::SharedBanks banks_;
   mem::SectorCache l1_;
+  mem::SectorCache constant_;
   std::vector<Instruction> instructions_;  // by id
   std::vector<uint32_t> free_ids_;
   uint32_t in_use_ = 0;

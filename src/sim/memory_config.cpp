@@ -97,6 +97,16 @@ LdstUnitOptions ldst_unit_options(const config::GpuConfig& g, uint32_t warp_size
   o.l1.write = mem::WritePolicy::kWriteThroughNoAllocate;
   o.l1.mshr_entries = g.l1.mshr_entries;
   o.l1.mshr_max_merge = g.l1.mshr_max_merge;
+  o.constant_cache.ways = g.memory.constant_cache_ways;
+  o.constant_cache.line_bytes = g.l1.line_bytes;
+  o.constant_cache.sector_bytes = g.l1.sector_bytes;
+  o.constant_cache.sets = std::max<uint32_t>(
+      1, g.memory.constant_cache_kib * 1024 / (g.l1.line_bytes * g.memory.constant_cache_ways));
+  o.constant_cache.replacement = "lru";
+  o.constant_cache.write = mem::WritePolicy::kWriteThroughNoAllocate;
+  o.constant_cache.mshr_entries = 8;
+  o.constant_cache.mshr_max_merge = g.l1.mshr_max_merge;
+  o.constant_latency = g.memory.constant_latency;
   o.l1_hit_latency = g.l1.hit_latency;
   o.shared_latency = g.memory.shared_latency;
   o.miss_queue = g.l1.miss_queue;

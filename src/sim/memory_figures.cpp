@@ -49,6 +49,7 @@ void add_ldst_figures(const LdstUnit& unit, MemoryTiming& into) {
   into.loads += s.loads;
   into.load_latency_total += s.load_latency_total;
   add_cache_figures(unit.l1_stats(), into.l1);
+  add_cache_figures(unit.constant_stats(), into.constant);
 }
 
 MemoryTiming memory_system_figures(const mem::MemorySystem& memory) {

@@ -34,6 +34,7 @@ struct MemoryTiming {
   uint64_t loads = 0;
   uint64_t load_latency_total = 0;  // issue to result, summed over global, local and shared loads
   CacheFigures l1, l2;
+  CacheFigures constant;  // the SMs' constant caches (ld.const)
   // DRAM.
   uint64_t dram_reads = 0, dram_writes = 0, dram_bytes = 0;
   uint64_t dram_row_hits = 0, dram_row_misses = 0, dram_row_conflicts = 0;

@@ -13,7 +13,7 @@ namespace lockstep::sim {
 namespace {
 
 // What produces a pending register write, for the stall reason of a warp waiting on it.
-enum PendingKind : uint8_t { kNotPending = 0, kArithmetic = 1, kMemory = 2, kTextureFetch = 3 };
+enum PendingKind : uint8_t { kNotPending = 0, kArithmetic = 1, kMemory = 2, kConstantMissing = 3, kTextureFetch = 4 };
 
 PendingKind pending_kind(const InstTiming& t) {
   if (t.space == MemorySpace::kTexture) return kTextureFetch;
@@ -224,6 +224,7 @@ StallReason Sm::dependency_reason(uint32_t slot, const InstOperands& ops) const 
   scan(ops.srcs());
   scan(ops.dsts());
   if (worst == kTextureFetch) return StallReason::kTexture;
+  if (worst == kConstantMissing) return StallReason::kConstantMiss;
   if (worst == kMemory) return StallReason::kMemoryDependency;
   return StallReason::kExecutionDependency;
 }
@@ -330,11 +331,6 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     throw std::logic_error(fmt::format("SM {}: warp slot {} issues PC {} but is at PC {}", id_, slot, head.pc, w.pc));
   const InstTiming& t = (*ctx_.timing)[head.pc];
   const Reservation writes = scoreboard_->reserve(slot, t.operands, head.token);
-  const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
-  for (uint32_t i = 0; i < writes.count; ++i) {
-    const RegRange& r = writes.handles[i].range;
-    std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, pending_kind(t));
-  }
 
   // Execute at issue.
   const func::ExecInst& in = ctx_.kernel->code[head.pc];
@@ -346,7 +342,9 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
   const bool ldst = through_ldst(t);
-  const uint32_t access = ldst ? ldst_->open(t.access, now, t.bypass_l1) : kNoAccess;
+  const uint32_t access =
+      ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant) : kNoAccess;
+  PendingKind kind = pending_kind(t);
   if (t.deferred) {
     deferred_.push_back({slot, head.pc, lanes, access});
     func::advance_past(w);
@@ -358,9 +356,16 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
     }
     if (ldst) {
+      // A constant load that misses the constant cache: its dependants wait on constant_miss.
+      if (t.space == MemorySpace::kConstant && ldst_->constant_misses(access_log_)) kind = kConstantMissing;
       ldst_->add(access, access_log_, slot);
       ldst_->close(access, now);
     }
+  }
+  const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
+  for (uint32_t i = 0; i < writes.count; ++i) {
+    const RegRange& r = writes.handles[i].range;
+    std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, kind);
   }
 
   // Operands through the register banks: one read per bank per cycle, from the issue cycle on.

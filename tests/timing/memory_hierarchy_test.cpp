@@ -191,3 +191,63 @@ TEST(MemoryHierarchy, SharedBankConflictsSerialiseThePasses) {
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// The constant cache: a warp's ld.const of one address (broadcast) or of 32 distinct ones (a cycle
+// each); the first load of a line misses to the L2 and its dependant waits on constant_miss, the
+// second load of the same words hits.
+sim::KernelTiming run_constant(uint32_t stride_words) {
+  const std::string ptx = fmt::format(R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 4 .b32 table[1024];
+.visible .entry k(.param .u64 out) {{
+  .reg .f32 %f<4>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, {};
+  mov.u64 %rd1, table;
+  add.s64 %rd1, %rd1, %rd2;
+  ld.const.f32 %f1, [%rd1];
+  add.f32 %f1, %f1, 1.0;
+  ld.const.f32 %f2, [%rd1];
+  add.f32 %f1, %f1, %f2;
+  ld.param.u64 %rd2, [out];
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.f32 [%rd2], %f1;
+  ret;
+}}
+)",
+                                      stride_words * 4);
+  auto engine = timing_engine(timing_gpu("h100", {"gpu.sm_count=1"}));
+  const ModuleId m = engine->load_ptx(ptx, "constant.ptx");
+  const uint64_t out = engine->malloc(32 * 4);
+  const LaunchResult r = engine->launch(m, "k", {1, 1, 1}, {32, 1, 1}, 0, {KernelArg::of(out)});
+  EXPECT_FALSE(r.fault.has_value()) << (r.fault ? r.fault->message : "");
+  std::vector<float> result(32);
+  engine->copy_to_host(result.data(), out, 32 * 4);
+  for (float v : result) EXPECT_EQ(v, 1.0f);  // the table holds zeros
+  return *r.timing;
+}
+
+TEST(MemoryHierarchy, ConstantCacheBroadcastsMissesToTheL2AndChargesConstantMiss) {
+  const sim::KernelTiming broadcast = run_constant(0), distinct = run_constant(1);
+  const auto constant_miss = static_cast<size_t>(sim::StallReason::kConstantMiss);
+  // One address: one lookup per load; the first misses, the second hits.
+  EXPECT_EQ(broadcast.memory.constant.accesses, 2u);
+  EXPECT_EQ(broadcast.memory.constant.misses, 1u);
+  EXPECT_EQ(broadcast.memory.constant.hits, 1u);
+  EXPECT_GT(broadcast.warp_stalls[constant_miss], 0u);
+  // 32 distinct words of one line: 32 lookups per load, one cycle each (lookups that found the
+  // line's MSHR merge list full retried; accesses count the retries too).
+  EXPECT_EQ(distinct.memory.constant.accesses - distinct.memory.constant.reservation_fails, 64u);
+  EXPECT_EQ(distinct.memory.constant.misses, 1u);
+  EXPECT_GT(distinct.cycles, broadcast.cycles + 31);
+}
+
+}  // namespace
+}  // namespace lockstep::test
