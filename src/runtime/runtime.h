@@ -114,11 +114,16 @@ class Runtime {
   cudaError_t copy_from_symbol(void* dst, const void* host_var, size_t bytes, size_t offset,
                                cudaMemcpyKind kind);
   void memory_info(size_t& free_bytes, size_t& total_bytes) const;
-  // Page-locked host memory (cudaMallocHost/cudaHostAlloc): plain host memory here, tracked so
-  // that cudaFreeHost, cudaHostGetFlags and cudaPointerGetAttributes know it.
+  // Page-locked host memory (cudaMallocHost/cudaHostAlloc, cudaHostRegister): host memory that
+  // kernels reach at the same address (unified addressing, zero-copy), as on every GPU since
+  // cc 2.0 with a 64-bit host; tracked so that cudaFreeHost, cudaHostGetFlags,
+  // cudaHostGetDevicePointer and cudaPointerGetAttributes know it.
   cudaError_t malloc_host(void** pointer, size_t bytes, unsigned flags);
   cudaError_t free_host(void* pointer);
   cudaError_t host_flags(const void* pointer, unsigned& flags);
+  cudaError_t host_register(void* pointer, size_t bytes, unsigned flags);
+  cudaError_t host_unregister(void* pointer);
+  cudaError_t host_device_pointer(void** device, void* host, unsigned flags);
   cudaError_t pointer_attributes(const void* pointer, cudaPointerAttributes& attributes) const;
   bool is_device_address(uint64_t address, uint64_t bytes = 1) const;
 
@@ -253,6 +258,7 @@ class Runtime {
   struct HostAllocation {
     size_t bytes = 0;
     unsigned flags = 0;
+    bool registered = false;  // cudaHostRegister: the program's own memory, not ours to free
   };
   std::map<uint64_t, HostAllocation> host_allocations_;  // base -> allocation
   const HostAllocation* host_allocation(const void* pointer) const;  // any address inside one
@@ -273,6 +279,7 @@ class Runtime {
   // Fills `a` for a managed pointer; false for any other pointer.
   bool managed_attributes(const void* pointer, cudaPointerAttributes& a) const;
   ManagedMappings managed_;
+  ManagedMappings pinned_;  // cudaMallocHost/cudaHostAlloc memory, in the same window
   ManagedAdvice managed_advice_;  // what cudaMemAdvise and cudaMemPrefetchAsync recorded
   // ---- end managed memory state ----
   TextureObjects textures_;  // CUDA arrays, texture and surface objects (runtime_textures.cpp)

@@ -82,6 +82,21 @@ TEST_P(HostApiProgram, PinnedHostMemory) {
   expect_only_kernel_summaries(r.err);
 }
 
+// Kernels read and write host memory: mapped pinned memory, cudaMallocHost memory and the
+// program's own memory after cudaHostRegister (zero_copy.cu).
+TEST_P(HostApiProgram, ZeroCopyHostMemory) {
+  const ProgramOutcome r = run("zero_copy");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "canMapHostMemory 1 unifiedAddressing 1 setDeviceFlags cudaSuccess\n"
+            "mapped: alloc cudaSuccess pointer cudaSuccess same address 1 sync cudaSuccess\n"
+            "registered: cudaSuccess, again cudaErrorHostMemoryAlreadyRegistered, sync cudaSuccess, type 1 device "
+            "pointer 1, unregister cudaSuccess, again cudaErrorHostMemoryNotRegistered\n"
+            "mismatches=0\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
 TEST_P(HostApiProgram, KernelsInTwoTranslationUnits) {
   const ProgramOutcome r = run("two_units");
   EXPECT_EQ(r.exit_code, 0);

@@ -94,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(Host, TimingThreads, ::testing::Values("device_printf",
 // scans) run on the h100 preset only.
 std::vector<TimingCase> cases() {
   const std::vector<const char*> no_warp_ops = {
-      "vector_add",  "constant_memory", "faulting_kernel", "streams_events", "dynamic_shared", "pinned_memory",
+      "vector_add",  "constant_memory", "faulting_kernel", "streams_events", "dynamic_shared", "pinned_memory", "zero_copy",
       "templates",   "device_printf",   "textures",        "managed_memory", "pitched_2d",     "kmeans",
       "cuda_graphs", "grid_sync",       "device_heap",     "two_units"};
   std::vector<TimingCase> all;

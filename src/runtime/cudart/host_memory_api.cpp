@@ -16,6 +16,18 @@ extern "C" cudaError_t cudaFreeHost(void* ptr) {
   return guarded([&] { return process_runtime().free_host(ptr); });
 }
 
+extern "C" cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  return guarded([&] { return process_runtime().host_register(ptr, size, flags); });
+}
+
+extern "C" cudaError_t cudaHostUnregister(void* ptr) {
+  return guarded([&] { return process_runtime().host_unregister(ptr); });
+}
+
+extern "C" cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  return guarded([&] { return process_runtime().host_device_pointer(pDevice, pHost, flags); });
+}
+
 extern "C" cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
   if (pFlags == nullptr) return process_runtime().record(cudaErrorInvalidValue);
   return process_runtime().host_flags(pHost, *pFlags);
