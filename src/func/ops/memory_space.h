@@ -38,6 +38,10 @@ inline uint64_t frame_bias(const ExecInst& in, const Warp& w) {
   return static_cast<uint64_t>(in.offset) + frame;
 }
 
+// Shared and local addresses are 32 bits wide on the GPU: [reg+imm] wraps modulo 2^32 (a
+// 32-bit register near 2^32 plus an offset lands near 0, as real programs rely on).
+inline uint64_t wrap32(uint64_t offset) { return offset & 0xffff'ffffull; }
+
 template <Space S>
 class Access;
 
@@ -70,6 +74,7 @@ class Access<Space::Shared> {
         limit_(std::min<uint64_t>(w.cta->shared_size, w.cta->shared.size())),
         log_(w.launch->access_log) {}
   uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
+    offset = wrap32(offset);
     if (misaligned(offset, align)) [[unlikely]] {
       fault_misaligned(w_, lane, offset, size, Space::Shared);
     }
@@ -92,6 +97,7 @@ class Access<Space::Local> {
  public:
   explicit Access(Warp& w) : w_(w), log_(w.launch->access_log) {}
   uint8_t* at(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
+    offset = wrap32(offset);
     if (misaligned(offset, align)) [[unlikely]]
       fault_misaligned(w_, lane, offset, size, Space::Local);
     if (log_ != nullptr) [[unlikely]]
