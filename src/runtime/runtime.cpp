@@ -202,11 +202,23 @@ void Runtime::report_unsupported(const char* function) {
   record(cudaErrorNotSupported);
 }
 
-void* Runtime::create_stream() {
-  auto token = std::make_unique<char>();
-  void* stream = token.get();
-  streams_.emplace(stream, std::move(token));
+void* Runtime::create_stream(unsigned flags, int priority) {
+  auto state = std::make_unique<StreamState>();
+  state->flags = flags;
+  state->priority = std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority);
+  void* stream = state.get();
+  streams_.emplace(stream, std::move(state));
   return stream;
+}
+
+unsigned Runtime::stream_flags(void* stream) const {
+  auto it = streams_.find(stream);
+  return it == streams_.end() ? 0 : it->second->flags;
+}
+
+int Runtime::stream_priority(void* stream) const {
+  auto it = streams_.find(stream);
+  return it == streams_.end() ? 0 : it->second->priority;
 }
 
 bool Runtime::destroy_stream(void* stream) { return streams_.erase(stream) != 0; }

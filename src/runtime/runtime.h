@@ -187,8 +187,16 @@ class Runtime {
   // cycles of the kernels run so far (kernels run back to back, so elapsed time is cycles at the
   // preset's clock); in functional mode the thread instructions run so far, which elapsed time
   // converts at the nominal rate below.
-  void* create_stream();
+  // Stream priorities as a Hopper-class GPU reports them: 0 (least) down to -5 (greatest).
+  static constexpr int kLeastStreamPriority = 0;
+  static constexpr int kGreatestStreamPriority = -5;
+  // `priority` is clamped into the range, as CUDA does. Streams run in order at the call, so
+  // flags and priority only have to be reported back.
+  void* create_stream(unsigned flags = 0, int priority = 0);
   bool destroy_stream(void* stream);
+  // The flags and priority a stream was created with; the special handles report 0 and 0.
+  unsigned stream_flags(void* stream) const;
+  int stream_priority(void* stream) const;
   // The default stream (0), the special handles cudaStreamLegacy (1) and cudaStreamPerThread (2),
   // or a stream created by cudaStreamCreate*.
   bool is_stream(void* stream) const {
@@ -242,7 +250,11 @@ class Runtime {
   cudaError_t sticky_ = cudaSuccess;
   std::set<std::string> unsupported_reported_;
   std::set<std::string> unavailable_reported_;  // kernels that cannot run, reported once each
-  std::unordered_map<void*, std::unique_ptr<char>> streams_;  // a stream is the address of a token
+  struct StreamState {
+    unsigned flags = 0;
+    int priority = 0;
+  };
+  std::unordered_map<void*, std::unique_ptr<StreamState>> streams_;  // a stream is the address of its state
   struct Event {
     bool recorded = false;
     uint64_t at = 0;  // thread instructions run before the record

@@ -97,6 +97,18 @@ TEST_P(HostApiProgram, ZeroCopyHostMemory) {
   expect_only_kernel_summaries(r.err);
 }
 
+// Stream priorities as a Hopper-class GPU reports them, clamped into the range.
+TEST_P(HostApiProgram, StreamPriorities) {
+  const ProgramOutcome r = run("stream_priorities");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "range cudaSuccess: least 0 greatest -5\n"
+            "priorities -5 -2 0, flags 1 0 0\n"
+            "default stream priority 0, bad flags cudaErrorInvalidValue, wrong 0\n"
+            "PASSED\n");
+  EXPECT_EQ(r.err.find("not supported"), std::string::npos) << r.err;
+}
+
 TEST_P(HostApiProgram, KernelsInTwoTranslationUnits) {
   const ProgramOutcome r = run("two_units");
   EXPECT_EQ(r.exit_code, 0);

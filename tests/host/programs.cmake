@@ -31,7 +31,7 @@ endfunction()
 # Programs built once per architecture, as <name>_sm75, <name>_sm80 and <name>_sm90: the PTX
 # lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
 set(HOST_PROGRAM_ARCHES 75 80 90)
-set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
+set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)

@@ -10,8 +10,36 @@ extern "C" cudaError_t cudaStreamCreate(cudaStream_t* pStream) {
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int /*flags*/) {
-  return cudaStreamCreate(pStream);
+extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags) {
+  if (pStream == nullptr || (flags & ~cudaStreamNonBlocking) != 0) return process_runtime().record(cudaErrorInvalidValue);
+  *pStream = static_cast<cudaStream_t>(process_runtime().create_stream(flags));
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority) {
+  if (pStream == nullptr || (flags & ~cudaStreamNonBlocking) != 0) return process_runtime().record(cudaErrorInvalidValue);
+  *pStream = static_cast<cudaStream_t>(process_runtime().create_stream(flags, priority));
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (leastPriority != nullptr) *leastPriority = lockstep::runtime::Runtime::kLeastStreamPriority;
+  if (greatestPriority != nullptr) *greatestPriority = lockstep::runtime::Runtime::kGreatestStreamPriority;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority) {
+  if (priority == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (!process_runtime().is_stream(hStream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
+  *priority = process_runtime().stream_priority(hStream);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags) {
+  if (flags == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (!process_runtime().is_stream(hStream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
+  *flags = process_runtime().stream_flags(hStream);
+  return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream) {
@@ -77,4 +105,13 @@ extern "C" cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEv
 extern "C" cudaError_t cudaEventDestroy(cudaEvent_t event) {
   process_runtime().captures().forget_event(event);
   return process_runtime().destroy_event(event) ? cudaSuccess : process_runtime().record(cudaErrorInvalidResourceHandle);
+}
+
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread).
+extern "C" cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int* priority) {
+  return cudaStreamGetPriority(hStream, priority);
+}
+
+extern "C" cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int* flags) {
+  return cudaStreamGetFlags(hStream, flags);
 }
