@@ -45,12 +45,13 @@ uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool
   const uint32_t id = free_ids_.back();
   free_ids_.pop_back();
   ++in_use_;
-  instructions_[id] = Instruction{kind, bypass_l1, constant, 0, false, constant ? now + options_.constant_latency : now + 1, now};
+  const uint64_t earliest = constant ? now + options_.constant_latency : now + 1;
+  instructions_[id] = Instruction{kind, bypass_l1, constant, 0, false, earliest, now};
   ++stats_.instructions;
   return id;
 }
 
-void LdstUnit::close(uint32_t id, uint64_t /*now*/) {
+void LdstUnit::close(uint32_t id) {
   instructions_[id].closed = true;
   closed_ids_.push_back(id);
 }
@@ -65,7 +66,7 @@ uint64_t LdstUnit::local_address(uint32_t warp_slot, uint32_t lane, uint64_t off
 void LdstUnit::add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot) {
   // Round k holds every lane's k-th access: a lane that accesses several elements (a wmma
   // fragment) makes several warp-wide accesses, each coalesced on its own.
-  std::array<uint8_t, 64> count{};
+  std::array<uint16_t, 64> count{};
   size_t rounds = 0;
   for (const func::AccessRecord& r : log.records()) {
     const size_t k = count[r.lane]++;
@@ -164,6 +165,18 @@ void LdstUnit::finish_if_done(uint32_t id, uint64_t now, std::vector<FinishedAcc
   --in_use_;
 }
 
+void LdstUnit::fill_cache(mem::SectorCache& cache, const mem::MemRequest& r, uint64_t ready, uint64_t now,
+                          std::vector<FinishedAccess>& finished) {
+  ready_tokens_.clear();
+  cache.fill(r.line, r.sectors, ready_tokens_, nullptr);
+  for (uint64_t token : ready_tokens_) answer(static_cast<uint32_t>(token), ready, now, finished);
+}
+
+void LdstUnit::answer(uint32_t id, uint64_t ready, uint64_t now, std::vector<FinishedAccess>& finished) {
+  served(id, ready);
+  finish_if_done(id, now, finished);
+}
+
 bool LdstUnit::fill(uint64_t now, std::vector<FinishedAccess>& finished) {
   bool changed = false;
   while (!inbound_.empty()) {
@@ -171,31 +184,14 @@ bool LdstUnit::fill(uint64_t now, std::vector<FinishedAccess>& finished) {
     inbound_.pop();
     changed = true;
     if (r.kind == mem::AccessKind::kRead && r.token == kConstantFill) {
-      ready_tokens_.clear();
-      constant_.fill(r.line, r.sectors, ready_tokens_, nullptr);
-      for (uint64_t token : ready_tokens_) {
-        const uint32_t id = static_cast<uint32_t>(token);
-        served(id, now + options_.constant_latency);
-        finish_if_done(id, now, finished);
-      }
-    } else if (r.kind == mem::AccessKind::kRead && r.token != kNoToken) {
-      // The data of a load that bypassed the L1.
-      const uint32_t id = static_cast<uint32_t>(r.token);
-      served(id, now + options_.l1_hit_latency);
-      finish_if_done(id, now, finished);
+      fill_cache(constant_, r, now + options_.constant_latency, now, finished);
+    } else if (r.kind == mem::AccessKind::kRead && r.token == kNoToken) {
+      fill_cache(l1_, r, now + options_.l1_hit_latency, now, finished);
     } else if (r.kind == mem::AccessKind::kRead) {
-      ready_tokens_.clear();
-      l1_.fill(r.line, r.sectors, ready_tokens_, nullptr);
-      for (uint64_t token : ready_tokens_) {
-        const uint32_t id = static_cast<uint32_t>(token);
-        served(id, now + options_.l1_hit_latency);
-        finish_if_done(id, now, finished);
-      }
+      answer(static_cast<uint32_t>(r.token), now + options_.l1_hit_latency, now, finished);  // bypassed the L1
     } else {
       // A store's acknowledgement, or an atomic's old values on their way to the registers.
-      const uint32_t id = static_cast<uint32_t>(r.token);
-      served(id, r.kind == mem::AccessKind::kAtomic ? now + 1 : now);
-      finish_if_done(id, now, finished);
+      answer(static_cast<uint32_t>(r.token), r.kind == mem::AccessKind::kAtomic ? now + 1 : now, now, finished);
     }
   }
   return changed;

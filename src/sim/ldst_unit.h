@@ -79,7 +79,7 @@ class LdstUnit {
   // The accesses one execution of the instruction made; `warp_slot` places local memory.
   void add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot);
   // No more accesses: it finishes once what it queued is served.
-  void close(uint32_t id, uint64_t now);
+  void close(uint32_t id);
 
   // One cycle: responses delivered since the last cycle fill the L1, then the head transaction
   // goes through the L1. Appends the instructions that finished. True when anything changed.
@@ -120,6 +120,11 @@ class LdstUnit {
   void served(uint32_t id, uint64_t ready);
   void finish_if_done(uint32_t id, uint64_t now, std::vector<FinishedAccess>& finished);
   bool fill(uint64_t now, std::vector<FinishedAccess>& finished);
+  // A fill of `cache` from below: the loads it completes are ready at `ready`.
+  void fill_cache(mem::SectorCache& cache, const mem::MemRequest& r, uint64_t ready, uint64_t now,
+                  std::vector<FinishedAccess>& finished);
+  // One transaction of instruction `id` served, its data ready at `ready`.
+  void answer(uint32_t id, uint64_t ready, uint64_t now, std::vector<FinishedAccess>& finished);
   // The head transaction through the L1; false when it must wait.
   bool serve(const Transaction& t, uint64_t now);
   uint64_t local_address(uint32_t warp_slot, uint32_t lane, uint64_t offset) const;

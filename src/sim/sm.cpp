@@ -157,7 +157,7 @@ void Sm::commit() {
     }
     if (d.access != kNoAccess) {
       ldst_->add(d.access, access_log_, d.warp_slot);
-      ldst_->close(d.access, 0);
+      ldst_->close(d.access);
     }
   }
   deferred_.clear();
@@ -359,7 +359,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
       // A constant load that misses the constant cache: its dependants wait on constant_miss.
       if (t.space == MemorySpace::kConstant && ldst_->constant_misses(access_log_)) kind = kConstantMissing;
       ldst_->add(access, access_log_, slot);
-      ldst_->close(access, now);
+      ldst_->close(access);
     }
   }
   const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
