@@ -128,10 +128,21 @@ FetchResult InstructionCache::access(uint64_t pc, uint64_t cycle) {
     }
     chosen = replacement_->victim(candidates_);
   }
-  lines_[chosen] = Line{true, tag, cycle + options_.miss_latency};
+  const uint64_t ready = options_.external_fills ? kPending : cycle + options_.miss_latency;
+  lines_[chosen] = Line{true, tag, ready};
   replacement_->on_fill(chosen);
   ++stats_.misses;
-  return {FetchOutcome::kMiss, cycle + options_.miss_latency};
+  return {FetchOutcome::kMiss, ready};
+}
+
+void InstructionCache::fill(uint64_t pc, uint64_t cycle) {
+  const uint64_t line_address = pc / options_.line_bytes;
+  const uint32_t first = static_cast<uint32_t>(line_address % options_.sets) * options_.ways;
+  const uint64_t tag = line_address / options_.sets;
+  for (uint32_t line = first; line < first + options_.ways; ++line) {
+    Line& l = lines_[line];
+    if (l.valid && l.tag == tag && l.ready_cycle == kPending) l.ready_cycle = cycle;
+  }
 }
 
 }  // namespace lockstep::sim

@@ -22,6 +22,9 @@ struct InstructionCacheOptions {
   uint32_t line_bytes = 128;  // >= 1
   uint32_t miss_latency = 1;  // cycles from a miss until its line is there, >= 1
   std::string replacement = "lru";
+  // The memory hierarchy answers misses (memory.model = hierarchy): a miss's line stays pending
+  // (ready_cycle kPending) until fill() is called, instead of arriving after miss_latency.
+  bool external_fills = false;
 };
 
 enum class FetchOutcome {
@@ -62,8 +65,13 @@ class InstructionCache {
   // "unknown I-cache replacement policy '<name>' (accepted: lru, fifo)" for an unknown name.
   explicit InstructionCache(const InstructionCacheOptions& options);
 
+  static constexpr uint64_t kPending = UINT64_MAX;  // a fill whose cycle the hierarchy decides
+
   // Fetch of the instruction at byte address `pc` in `cycle`. Cycles passed are non-decreasing.
   FetchResult access(uint64_t pc, uint64_t cycle);
+  // external_fills: the line holding byte address `pc` arrived in `cycle` (no-op when it is no
+  // longer pending here).
+  void fill(uint64_t pc, uint64_t cycle);
 
   const InstructionCacheStats& stats() const { return stats_; }
   const InstructionCacheOptions& options() const { return options_; }

@@ -17,6 +17,8 @@ constexpr uint64_t kLocalBase = uint64_t{1} << 56;
 constexpr uint64_t kNoToken = UINT64_MAX;
 // The token of a constant-cache miss: its fill goes to the constant cache.
 constexpr uint64_t kConstantFill = UINT64_MAX - 1;
+// The token of an instruction-cache miss: its fill goes to the SM's instruction cache.
+constexpr uint64_t kInstructionFill = UINT64_MAX - 2;
 
 // The widest of a group's accesses, as a power of two the coalescer and the banks take.
 uint32_t access_bytes(uint32_t widest) { return std::bit_ceil(std::clamp<uint32_t>(widest, 1, 16)); }
@@ -39,6 +41,7 @@ LdstUnit::LdstUnit(const LdstUnitOptions& options)
   lane_addresses_.assign(64, 0);
   transactions_.reserve(mem::Coalescer::kMaxTransactions);
   ready_tokens_.reserve(options.l1.mshr_max_merge);
+  instruction_fills_.reserve(options.inbound);
 }
 
 uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool constant) {
@@ -177,13 +180,25 @@ void LdstUnit::answer(uint32_t id, uint64_t ready, uint64_t now, std::vector<Fin
   finish_if_done(id, now, finished);
 }
 
+void LdstUnit::send_instruction_miss(uint64_t address, uint32_t bytes, uint64_t now) {
+  const uint32_t line_bytes = options_.coalescer.line_bytes, sector_bytes = options_.coalescer.sector_bytes;
+  const uint64_t line = address / line_bytes;
+  const uint32_t first = static_cast<uint32_t>(address % line_bytes / sector_bytes);
+  const uint32_t count = std::max<uint32_t>(1, std::min(bytes, line_bytes) / sector_bytes);
+  const uint32_t sectors = count >= 32 ? UINT32_MAX : ((1u << count) - 1) << first;
+  outbound_.push({line, sectors, mem::AccessKind::kRead, options_.sm, kInstructionFill, now});
+}
+
 bool LdstUnit::fill(uint64_t now, std::vector<FinishedAccess>& finished) {
   bool changed = false;
+  instruction_fills_.clear();
   while (!inbound_.empty()) {
     const mem::MemRequest r = inbound_.front();
     inbound_.pop();
     changed = true;
-    if (r.kind == mem::AccessKind::kRead && r.token == kConstantFill) {
+    if (r.kind == mem::AccessKind::kRead && r.token == kInstructionFill) {
+      instruction_fills_.push_back(r.line * options_.coalescer.line_bytes);
+    } else if (r.kind == mem::AccessKind::kRead && r.token == kConstantFill) {
       fill_cache(constant_, r, now + options_.constant_latency, now, finished);
     } else if (r.kind == mem::AccessKind::kRead && r.token == kNoToken) {
       fill_cache(l1_, r, now + options_.l1_hit_latency, now, finished);

@@ -88,6 +88,12 @@ class LdstUnit {
   uint64_t next_event(uint64_t now) const;
   bool busy() const { return head_ < queue_.size() || !inbound_.empty() || in_use_ != 0; }
 
+  // Instruction-cache misses go through the same miss queue: room for one, and the request for
+  // `bytes` of code at `address`; the lines that came back since the last cycle().
+  bool can_send() const { return !outbound_.full(); }
+  void send_instruction_miss(uint64_t address, uint32_t bytes, uint64_t now);
+  const std::vector<uint64_t>& instruction_fills() const { return instruction_fills_; }
+
   // The memory system's side (serial phase only).
   mem::RingBuffer<mem::MemRequest>& outbound() { return outbound_; }
   bool can_deliver() const { return !inbound_.full(); }
@@ -147,6 +153,7 @@ class LdstUnit {
   std::vector<uint64_t> lane_addresses_;
   std::vector<mem::Transaction> transactions_;
   std::vector<uint64_t> ready_tokens_;
+  std::vector<uint64_t> instruction_fills_;  // code addresses of the lines filled in this cycle
   LdstUnitStats stats_;
 };
 

@@ -21,6 +21,15 @@ PendingKind pending_kind(const InstTiming& t) {
   return kArithmetic;
 }
 
+// Where a kernel's code lives for the memory hierarchy: its own window above the data, placed by
+// a hash of its name so that every run (and every SM) agrees, and different kernels' code does
+// not share lines.
+uint64_t code_base(const func::BoundKernel& kernel) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a
+  for (char c : kernel.program->name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return (uint64_t{1} << 57) + (hash % 4096) * (uint64_t{1} << 28);
+}
+
 // Stalls that only a completion of the warp's own writes can end.
 bool is_dependency_stall(StallReason r) {
   return r == StallReason::kExecutionDependency || r == StallReason::kMemoryDependency ||
@@ -42,7 +51,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
       issue_width_(context.gpu->sm.issue_width),
       registers_per_warp_(std::max(1u, context.regs.total())),
       icache_({context.gpu->icache.sets, context.gpu->icache.ways, context.gpu->icache.line_bytes,
-               context.gpu->icache.miss_latency, context.gpu->icache.replacement}),
+               context.gpu->icache.miss_latency, context.gpu->icache.replacement, context.ldst != nullptr}),
       ibuffer_({(context.gpu->sm.max_warps + partitions_count_ - 1) / partitions_count_ * partitions_count_,
                 context.gpu->timing.ibuffer_entries}) {
   const config::GpuConfig& gpu = *ctx_.gpu;
@@ -65,6 +74,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     LdstUnitOptions o = *ctx_.ldst;
     o.sm = id_;
     ldst_ = std::make_unique<LdstUnit>(o);
+    code_base_ = code_base(*ctx_.kernel);
     launch_.access_log = &access_log_;
     waiting_access_.resize(o.in_flight);
     finished_accesses_.reserve(o.in_flight);
@@ -136,6 +146,7 @@ bool Sm::cycle(uint64_t now) {
   if (ldst_ != nullptr) {
     changed = ldst_->cycle(now, finished_accesses_);
     take_finished_accesses();
+    take_instruction_fills(now);
   }
   changed |= writeback(now);
   last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
@@ -410,6 +421,19 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   after_issue(slot, now, depth_before);
 }
 
+void Sm::take_instruction_fills(uint64_t now) {
+  const uint32_t line_bytes = ctx_.gpu->icache.line_bytes;
+  for (uint64_t address : ldst_->instruction_fills()) {
+    if (address < code_base_) continue;  // a launch before this one asked for it
+    const uint64_t pc_address = address - code_base_;
+    icache_.fill(pc_address, now);
+    for (WarpSlot& ws : warps_)
+      if (ws.resident && ws.fetch_waiting && ws.fetch_ready == InstructionCache::kPending &&
+          uint64_t{ws.fetch_pc} * kInstructionBytes / line_bytes == pc_address / line_bytes)
+        ws.fetch_ready = now;
+  }
+}
+
 void Sm::take_finished_accesses() {
   for (const FinishedAccess& f : finished_accesses_) {
     Completion c = waiting_access_[f.id];
@@ -480,11 +504,16 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
     WarpSlot& ws = warps_[slot];
     if (!ws.resident || ws.warp->status == func::Warp::Status::Exited) continue;
     if (!ibuffer_.has_room(slot) || ws.fetch_ready > now || ws.fetch_pc >= code_size) continue;
+    if (ldst_ != nullptr && !ldst_->can_send()) return false;  // no room for a miss: fetch next cycle
     part.fetch_next = (local + 1) % locals;
     const uint64_t address = uint64_t{ws.fetch_pc} * kInstructionBytes;
     const FetchResult r = icache_.access(address, now);
     if (r.outcome != FetchOutcome::kHit) {
-      ws.fetch_ready = r.ready_cycle;
+      if (r.outcome == FetchOutcome::kMiss && ldst_ != nullptr)
+        ldst_->send_instruction_miss(code_base_ + address / line_bytes * line_bytes, line_bytes, now);
+      // A full set whose fills the hierarchy has not answered yet: try again next cycle.
+      const bool retry = r.outcome == FetchOutcome::kSetFull && r.ready_cycle == InstructionCache::kPending;
+      ws.fetch_ready = retry ? now + 1 : r.ready_cycle;
       ws.fetch_waiting = true;
       return true;
     }

@@ -187,6 +187,9 @@ class Sm {
   }
   // The LD/ST unit's finished instructions become completions (their registers' writeback).
   void take_finished_accesses();
+  // Instruction-cache lines the hierarchy brought: they hit from now on, and the warps waiting on
+  // them fetch.
+  void take_instruction_fills(uint64_t now);
   void after_issue(uint32_t slot, uint64_t now, size_t depth_before);
   void flush(uint32_t slot);
   void finish_block(uint32_t cta_slot);
@@ -219,6 +222,7 @@ class Sm {
   func::AccessLog access_log_;
   std::vector<Completion> waiting_access_;  // by LD/ST unit id: the completion its finish releases
   std::vector<FinishedAccess> finished_accesses_;
+  uint64_t code_base_ = 0;  // the kernel's code in the hierarchy's address space
 
   // Figures.
   KernelTiming stats_;

@@ -251,3 +251,25 @@ TEST(MemoryHierarchy, ConstantCacheBroadcastsMissesToTheL2AndChargesConstantMiss
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// Instruction-cache misses go through the hierarchy: a kernel's first launch finds its code in
+// DRAM, the second finds it in the L2 (which outlives launches), so the same cold I-cache misses
+// cost less the second time.
+TEST(MemoryHierarchy, InstructionMissesAreServedByTheL2AndDram) {
+  auto engine = timing_engine(timing_gpu("h100", {"gpu.sm_count=1"}));
+  const ModuleId m = engine->load_ptx(micro_kernel("  mov.f32 %f1, 1.0;\n"), "code.ptx");
+  const uint64_t out = engine->malloc(32 * 4);
+  const LaunchResult first = engine->launch(m, "k", {1, 1, 1}, {32, 1, 1}, 0, {KernelArg::of(out)});
+  const LaunchResult second = engine->launch(m, "k", {1, 1, 1}, {32, 1, 1}, 0, {KernelArg::of(out)});
+  ASSERT_TRUE(first.timing && second.timing);
+  EXPECT_EQ(first.timing->icache_misses, second.timing->icache_misses);
+  EXPECT_GT(first.timing->icache_misses, 0u);
+  EXPECT_GT(first.timing->memory.l2.misses, second.timing->memory.l2.misses);
+  EXPECT_GT(first.timing->cycles, second.timing->cycles + 200);  // DRAM against L2, per cold line
+}
+
+}  // namespace
+}  // namespace lockstep::test
