@@ -186,8 +186,8 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
                      (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
                       t.space == MemorySpace::kTexture);
     t.memory_barrier = inst.opcode == "membar" || inst.opcode == "fence";
-    if (inst.opcode == "st") t.access = mem::AccessKind::kWrite;
-    if (inst.opcode == "atom" || inst.opcode == "red") t.access = mem::AccessKind::kAtomic;
+    if (inst.opcode == "st" || inst.opcode == "sust") t.access = mem::AccessKind::kWrite;
+    if (inst.opcode == "atom" || inst.opcode == "red" || inst.opcode == "sured") t.access = mem::AccessKind::kAtomic;
     t.bypass_l1 = bypasses_l1(inst);
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);

@@ -44,11 +44,11 @@ LdstUnit::LdstUnit(const LdstUnitOptions& options)
   instruction_fills_.reserve(options.inbound);
 }
 
-uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool constant) {
+uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool constant, uint32_t min_latency) {
   const uint32_t id = free_ids_.back();
   free_ids_.pop_back();
   ++in_use_;
-  const uint64_t earliest = constant ? now + options_.constant_latency : now + 1;
+  const uint64_t earliest = now + std::max(min_latency, constant ? options_.constant_latency : 1u);
   instructions_[id] = Instruction{kind, bypass_l1, constant, 0, false, earliest, now};
   ++stats_.instructions;
   return id;

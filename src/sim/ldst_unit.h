@@ -73,7 +73,9 @@ class LdstUnit {
   // A memory instruction issued at `now`; its accesses follow with add(), then close().
   // `bypass_l1`: a load the L1 neither serves nor keeps (ld.cg, ld.cv, volatile). `constant`:
   // a load through the constant cache (ld.const, ld.param), ready no sooner than its hit latency.
-  uint32_t open(mem::AccessKind kind, uint64_t now, bool bypass_l1 = false, bool constant = false);
+  // `min_latency`: its result is ready no sooner than this after issue (the texture pipeline's).
+  uint32_t open(mem::AccessKind kind, uint64_t now, bool bypass_l1 = false, bool constant = false,
+                uint32_t min_latency = 1);
   // Whether a constant load with these accesses would miss the constant cache (no side effects).
   bool constant_misses(const func::AccessLog& log) const;
   // The accesses one execution of the instruction made; `warp_slot` places local memory.

@@ -354,7 +354,9 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
   const bool ldst = through_ldst(t);
   const uint32_t access =
-      ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant) : kNoAccess;
+      ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant,
+                         t.space == MemorySpace::kTexture ? ctx_.gpu->memory.texture_latency : 1)
+           : kNoAccess;
   PendingKind kind = pending_kind(t);
   if (t.deferred) {
     deferred_.push_back({slot, head.pc, lanes, access});

@@ -183,7 +183,8 @@ class Sm {
   // Whether the instruction's accesses go through the LD/ST unit (the hierarchy's spaces).
   bool through_ldst(const InstTiming& t) const {
     return ldst_ != nullptr && (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
-                                t.space == MemorySpace::kShared || t.space == MemorySpace::kConstant);
+                                t.space == MemorySpace::kShared || t.space == MemorySpace::kConstant ||
+                                t.space == MemorySpace::kTexture);
   }
   // The LD/ST unit's finished instructions become completions (their registers' writeback).
   void take_finished_accesses();

@@ -99,6 +99,8 @@ const uint8_t* element_pointer(Warp& w, const TextureDescriptor& d, uint32_t x, 
   const uint64_t slice = uint64_t{layer} * d.depth + z;
   const uint64_t addr = d.base + slice * d.slice_pitch() + uint64_t{y} * d.pitch +
                         uint64_t{x} * d.element_bytes();
+  // The timing model's texture path fetches exactly these elements (func/access_log.h).
+  if (AccessLog* log = w.launch->access_log) log->add(lane, addr, size, AccessSpace::kGlobal);
   return w.global(addr, size, 1, lane);
 }
 
