@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-bash scripts/build.sh
+# Explicit: scripts/demo.sh configures the same build directory with the tests off.
+bash scripts/build.sh -DLOCKSTEP_TESTS=ON -DLOCKSTEP_BENCH=ON
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
