@@ -91,17 +91,15 @@ bool MemorySystem::move_slices_to_dram(uint64_t now) {
         ++stats_.dram_stalls;
         break;
       }
-      DramRequest d;
       // The channel-select bits are gone: consecutive lines of one channel are consecutive there.
-      d.address = r.line / options_.channels * options_.line_bytes;
-      d.bytes = payload_bytes(r);
-      d.write = write;
-      d.request = r;
-      // Only whole lines' sector runs reach DRAM; send the smallest span covering them.
+      // DRAM moves the smallest span of the line that covers the requested sectors.
       const uint32_t first = static_cast<uint32_t>(std::countr_zero(r.sectors));
       const uint32_t last = 31 - static_cast<uint32_t>(std::countl_zero(r.sectors));
-      d.address += uint64_t{first} * options_.sector_bytes;
+      DramRequest d;
+      d.address = r.line / options_.channels * options_.line_bytes + uint64_t{first} * options_.sector_bytes;
       d.bytes = (last - first + 1) * options_.sector_bytes;
+      d.write = write;
+      d.request = r;
       channels_[c]->push(d, now);
       channel_wake_[c] = now;
       if (write) {

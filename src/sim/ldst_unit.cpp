@@ -50,7 +50,6 @@ uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool
   ++in_use_;
   const uint64_t earliest = now + std::max(min_latency, constant ? options_.constant_latency : 1u);
   instructions_[id] = Instruction{kind, bypass_l1, constant, 0, false, earliest, now};
-  ++stats_.instructions;
   return id;
 }
 

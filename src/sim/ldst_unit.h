@@ -46,7 +46,6 @@ struct LdstUnitOptions {
 };
 
 struct LdstUnitStats {
-  uint64_t instructions = 0;        // memory instructions through the unit
   uint64_t global_accesses = 0;     // warp-level global or local accesses
   uint64_t transactions = 0;        // their transactions after coalescing
   uint64_t sectors = 0;             // sectors those transactions asked for
