@@ -14,6 +14,8 @@ namespace lockstep::runtime {
 namespace {
 
 constexpr uint32_t kWrapperMagic = 0x466243B1;   // __fatBinC_Wrapper_t.magic
+constexpr uint32_t kWrapperLinkVersion = 2;      // the device-link object's wrapper (-rdc=true)
+constexpr size_t kMaxPrelinkedUnits = 1 << 16;
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 constexpr size_t kFatbinHeaderSize = 16;          // smallest header: magic, version, hsize, size
 constexpr size_t kEntryHeaderSize = 0x40;         // smallest entry header: every field we read
@@ -171,19 +173,12 @@ std::vector<FatbinEntry> read_fatbin(const uint8_t* data, size_t size) {
   return entries;
 }
 
-std::vector<FatbinEntry> read_fatbin_wrapper(const void* wrapper) {
-  if (wrapper == nullptr) throw FatbinError("fat binary wrapper: null pointer");
-  // __fatBinC_Wrapper_t: int magic; int version; const unsigned long long* data; void* ...
-  const auto* w = static_cast<const uint8_t*>(wrapper);
-  const uint32_t magic = load<uint32_t>(w);
-  if (magic != kWrapperMagic) {
-    throw FatbinError(fmt::format("fat binary wrapper: bad magic {:#010x} (expected {:#010x})",
-                                  magic, kWrapperMagic));
-  }
-  const auto* data = load<const uint8_t*>(w + 8);
+namespace {
+
+// A fat binary image known only by its start: its extent comes from its own header, read only
+// after its magic has been checked.
+std::vector<FatbinEntry> read_fatbin_image(const uint8_t* data) {
   if (data == nullptr) throw FatbinError("fat binary wrapper: null data pointer");
-  // The image's extent is known only from its own header; check the magic before trusting
-  // the size that follows it.
   const uint32_t fat_magic = load<uint32_t>(data);
   if (fat_magic != kFatbinMagic) {
     throw FatbinError(fmt::format("fat binary: bad magic {:#010x} at offset 0 (expected {:#010x})",
@@ -195,6 +190,39 @@ std::vector<FatbinEntry> read_fatbin_wrapper(const void* wrapper) {
     throw FatbinError(fmt::format("fat binary: implausible size {} in header", body_size));
   }
   return read_fatbin(data, std::max<size_t>(header_size, kFatbinHeaderSize) + body_size);
+}
+
+// __fatBinC_Wrapper_t: int magic; int version; const unsigned long long* data; void* filename_or_fatbins.
+const uint8_t* checked_wrapper(const void* wrapper) {
+  if (wrapper == nullptr) throw FatbinError("fat binary wrapper: null pointer");
+  const auto* w = static_cast<const uint8_t*>(wrapper);
+  const uint32_t magic = load<uint32_t>(w);
+  if (magic != kWrapperMagic) {
+    throw FatbinError(fmt::format("fat binary wrapper: bad magic {:#010x} (expected {:#010x})",
+                                  magic, kWrapperMagic));
+  }
+  return w;
+}
+
+}  // namespace
+
+std::vector<FatbinEntry> read_fatbin_wrapper(const void* wrapper) {
+  return read_fatbin_image(load<const uint8_t*>(checked_wrapper(wrapper) + 8));
+}
+
+std::vector<std::vector<FatbinEntry>> read_prelinked_fatbins(const void* wrapper) {
+  const uint8_t* w = checked_wrapper(wrapper);
+  if (load<uint32_t>(w + 4) != kWrapperLinkVersion) return {};
+  const auto* const* list = load<const uint8_t* const*>(w + 16);
+  std::vector<std::vector<FatbinEntry>> units;
+  // The device-link stub fills the list as each unit registers and ends it with a null; the
+  // bound only stops a list that something else overwrote.
+  for (size_t i = 0; list != nullptr && list[i] != nullptr; ++i) {
+    if (i == kMaxPrelinkedUnits)
+      throw FatbinError(fmt::format("fat binary wrapper: more than {} prelinked units", kMaxPrelinkedUnits));
+    units.push_back(read_fatbin_image(list[i]));
+  }
+  return units;
 }
 
 std::optional<std::string> select_ptx(const std::vector<FatbinEntry>& entries, uint32_t sm) {

@@ -30,6 +30,12 @@ class FatbinError : public std::runtime_error {
 // payload that fails to decompress. The image's extent comes from its own 16-byte header,
 // which is read only after its magic has been checked.
 std::vector<FatbinEntry> read_fatbin_wrapper(const void* wrapper);
+// A program built with separate compilation (-rdc=true) registers the device-link object's
+// wrapper (version 2), whose own fat binary holds only the linked SASS; its
+// filename_or_fatbins field lists, null-terminated, the fat binary of every translation unit
+// that took part, each with that unit's PTX. Returns those units' entries in list order, or
+// nothing for any other wrapper. Throws FatbinError as read_fatbin_wrapper does.
+std::vector<std::vector<FatbinEntry>> read_prelinked_fatbins(const void* wrapper);
 // Parses a fat binary image (starting with magic 0xBA55ED50) of at most `size` bytes. Fat
 // binaries that follow one another (e.g. a whole .nv_fatbin section) are all read; trailing
 // zero bytes are taken as padding. No read goes past data + size, whatever the headers say.

@@ -31,7 +31,9 @@ std::map<std::string, KernelResources> read_cubin_resources(std::span<const uint
 // Runs `ptxas -v --gpu-name sm_<sm>` on PTX text and reads its report. nullopt, never an
 // exception, when ptxas is not on PATH, fails (e.g. PTX for a newer target), or sm < 75
 // (CUDA 13's ptxas knows nothing older).
-std::optional<std::map<std::string, KernelResources>> ptxas_resources(std::string_view ptx, uint32_t sm);
+// `relocatable`: the PTX is one unit of a program built with -rdc=true (ptxas -c).
+std::optional<std::map<std::string, KernelResources>> ptxas_resources(std::string_view ptx, uint32_t sm,
+                                                                      bool relocatable = false);
 
 // Reads the report `ptxas -v` writes on stderr: per "Compiling entry function '<name>'" line,
 // the "Used N registers, ... M bytes smem ..." line that follows it. Exposed for tests.

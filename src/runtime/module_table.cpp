@@ -1,5 +1,6 @@
 #include "runtime/module_table.h"
 
+#include <algorithm>
 #include <exception>
 #include <set>
 
@@ -68,6 +69,35 @@ std::string sass_targets(const std::vector<FatbinEntry>& entries) {
 
 }  // namespace
 
+namespace {
+
+// The newest PTX target the modelled GPU could JIT among `targets` (ascending); failing that
+// (nvcc 13 cannot target anything older than sm_75, so a v100 or fermi preset meets only newer
+// PTX), the oldest there is, with a note: a simulator user asking for an older GPU wants the
+// program to run on it. 0 when there is no PTX.
+uint32_t choose_ptx_target(const std::vector<uint32_t>& targets, uint32_t sm, std::string& note) {
+  uint32_t chosen = 0;
+  for (uint32_t target : targets)
+    if (target <= sm) chosen = target;  // ascending: ends at the newest that fits
+  if (chosen == 0 && !targets.empty()) {
+    chosen = targets.front();
+    note = fmt::format(
+        "the program's PTX targets compute_{} and newer, beyond the simulated GPU's compute capability "
+        "{}.{}; running the compute_{} PTX on it anyway (a real GPU of this kind would refuse it)",
+        chosen, sm / 10, sm % 10, chosen);
+  }
+  return chosen;
+}
+
+std::string no_ptx_message(const std::vector<FatbinEntry>& entries) {
+  return fmt::format(
+      "the program's device code has no PTX ({}); lockstep simulates PTX, so rebuild the program "
+      "with -arch=sm_XX or add -gencode arch=compute_XX,code=compute_XX (for example -arch=sm_80)",
+      sass_targets(entries));
+}
+
+}  // namespace
+
 ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_failure) {
   first_failure = false;
   Fatbin& f = *fatbins_.at(fatbin);
@@ -75,29 +105,33 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
   if (f.failure) return *f.failure;
   ModuleLookup result;
   try {
-    std::vector<FatbinEntry> entries = read_fatbin_wrapper(f.handle_slot);
-    // The newest PTX the modelled GPU could JIT; failing that (nvcc 13 cannot target anything
-    // older than sm_75, so a v100 or fermi preset meets only newer PTX), the oldest PTX there is,
-    // with a note: a simulator user asking for an older GPU wants the program to run on it.
-    const std::vector<uint32_t> targets = ptx_targets(entries);
-    uint32_t chosen = 0;
-    for (uint32_t target : targets)
-      if (target <= sm_) chosen = target;  // ascending: ends at the newest that fits
-    if (chosen == 0 && !targets.empty()) {
-      chosen = targets.front();
-      result.note = fmt::format(
-          "the program's PTX targets compute_{} and newer, beyond the simulated GPU's compute capability "
-          "{}.{}; running the compute_{} PTX on it anyway (a real GPU of this kind would refuse it)",
-          chosen, sm_ / 10, sm_ % 10, chosen);
+    const std::vector<FatbinEntry> entries = read_fatbin_wrapper(f.handle_slot);
+    // A program built with -rdc=true registers the device-link object, whose fat binary has only
+    // the linked SASS; the PTX is in the fat binaries of the units it was linked from.
+    const std::vector<std::vector<FatbinEntry>> units = read_prelinked_fatbins(f.handle_slot);
+    std::vector<uint32_t> targets;
+    for (const std::vector<FatbinEntry>& unit : units)
+      for (uint32_t t : ptx_targets(unit)) targets.push_back(t);
+    if (units.empty()) targets = ptx_targets(entries);
+    std::sort(targets.begin(), targets.end());
+    const uint32_t chosen = choose_ptx_target(targets, sm_, result.note);
+
+    std::vector<PtxSource> sources;
+    if (units.empty()) {
+      if (std::optional<std::string> ptx = select_ptx(entries, chosen))
+        sources.push_back({std::move(*ptx), fmt::format("fatbin{}.ptx", fatbin)});
+    } else {
+      // A unit without PTX (a device library shipped as SASS only) adds nothing; a kernel that
+      // calls into it fails, naming the function, when it is launched.
+      for (size_t u = 0; u < units.size(); ++u)
+        if (std::optional<std::string> ptx = select_ptx(units[u], chosen))
+          sources.push_back({std::move(*ptx), fmt::format("fatbin{}.unit{}.ptx", fatbin, u + 1)});
     }
-    std::optional<std::string> ptx = select_ptx(entries, chosen);
-    if (!ptx) {
+    if (sources.empty()) {
       result.no_ptx = true;
-      result.error = fmt::format(
-          "the program's device code has no PTX ({}); lockstep simulates PTX, so rebuild the program "
-          "with -arch=sm_XX or add -gencode arch=compute_XX,code=compute_XX (for example "
-          "-arch=sm_80)",
-          sass_targets(entries));
+      std::vector<FatbinEntry> all = entries;
+      for (const std::vector<FatbinEntry>& unit : units) all.insert(all.end(), unit.begin(), unit.end());
+      result.error = no_ptx_message(all);
     } else {
       // A kernel using an instruction lockstep cannot run yet must not keep the program's other
       // kernels from running: it fails when it is launched.
@@ -105,10 +139,11 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
       options.defer_kernel_errors = true;
       for (const auto& [host, v] : variables_)
         if (v.fatbin == fatbin && v.managed_address != 0) options.placed_variables[v.name] = v.managed_address;
-      result.module = engine.load_ptx(*ptx, fmt::format("fatbin{}.ptx", fatbin), options);
+      result.module = units.empty() ? engine.load_ptx(sources.front().text, sources.front().filename, options)
+                                    : engine.load_linked_ptx(sources, fmt::format("fatbin{}.ptx", fatbin), options);
       f.module = result.module;
       f.ptx_arch = chosen;
-      f.resources = find_resources(entries, *ptx, chosen);
+      f.resources = find_resources(entries, sources, chosen, !units.empty());
       return result;
     }
   } catch (const std::exception& e) {
@@ -120,7 +155,8 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
 }
 
 std::map<std::string, KernelResources> ModuleTable::find_resources(const std::vector<FatbinEntry>& entries,
-                                                                   const std::string& ptx, uint32_t ptx_sm) const {
+                                                                   const std::vector<PtxSource>& ptx,
+                                                                   uint32_t ptx_sm, bool relocatable) const {
   // SASS for another sm has other register counts (sm_80 and sm_90 differ), so only an exact
   // match will do. A damaged cubin is no reason to refuse a program that runs from PTX.
   for (const FatbinEntry& e : entries) {
@@ -132,10 +168,12 @@ std::map<std::string, KernelResources> ModuleTable::find_resources(const std::ve
     }
   }
   // ptxas refuses PTX for a newer target than the one it compiles for: no use trying.
-  if (ptx_sm <= sm_)
-    if (std::optional<std::map<std::string, KernelResources>> from_ptxas = ptxas_resources(ptx, sm_))
-      return std::move(*from_ptxas);
-  return {};
+  std::map<std::string, KernelResources> resources;
+  if (ptx_sm > sm_) return resources;
+  for (const PtxSource& unit : ptx)
+    if (std::optional<std::map<std::string, KernelResources>> from_ptxas = ptxas_resources(unit.text, sm_, relocatable))
+      resources.merge(*from_ptxas);
+  return resources;
 }
 
 std::optional<KernelResources> ModuleTable::kernel_resources(uint32_t fatbin, const std::string& kernel) const {

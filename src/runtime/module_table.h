@@ -82,9 +82,11 @@ class ModuleTable {
     std::map<std::string, KernelResources> resources;  // by mangled kernel name; set at load
   };
   // What load() stores in Fatbin::resources (an empty map when there is no exact source).
-  // `ptx` is the selected PTX, built for `ptx_sm`.
+  // `ptx` is the selected PTX of each unit, built for `ptx_sm`; `relocatable` when the units
+  // were compiled separately (-rdc=true).
   std::map<std::string, KernelResources> find_resources(const std::vector<FatbinEntry>& entries,
-                                                        const std::string& ptx, uint32_t ptx_sm) const;
+                                                        const std::vector<PtxSource>& ptx, uint32_t ptx_sm,
+                                                        bool relocatable) const;
   uint32_t sm_;
   std::vector<std::unique_ptr<Fatbin>> fatbins_;
   std::unordered_map<const void*, KernelRecord> kernels_;

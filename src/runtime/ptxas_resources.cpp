@@ -15,6 +15,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "runtime/kernel_resources.h"
 
@@ -71,7 +72,9 @@ class TempPtxFile {
 };
 
 // Runs ptxas with stdout discarded; its stderr, or nullopt when it cannot start or fails.
-std::optional<std::string> run_ptxas(const std::string& ptx_path, uint32_t sm) {
+// `relocatable` (-c) compiles a unit of a separately compiled program, whose calls into other
+// units stay unresolved.
+std::optional<std::string> run_ptxas(const std::string& ptx_path, uint32_t sm, bool relocatable) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::nullopt;
   posix_spawn_file_actions_t actions;
@@ -79,12 +82,13 @@ std::optional<std::string> run_ptxas(const std::string& ptx_path, uint32_t sm) {
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);  // dup2 clears O_CLOEXEC on fd 2
   std::string gpu = "sm_" + std::to_string(sm);
-  std::string program = "ptxas", verbose = "-v", gpu_option = "--gpu-name", output_option = "-o",
-              output = "/dev/null", input = ptx_path;
-  char* argv[] = {program.data(), verbose.data(), gpu_option.data(), gpu.data(), output_option.data(),
-                  output.data(), input.data(), nullptr};
+  std::vector<std::string> args = {"ptxas", "-v", "--gpu-name", gpu, "-o", "/dev/null", ptx_path};
+  if (relocatable) args.insert(args.begin() + 1, "-c");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, "ptxas", &actions, nullptr, argv, environ);
+  const int spawned = posix_spawnp(&pid, "ptxas", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_fds[1]);
   if (spawned != 0) {
@@ -138,11 +142,12 @@ std::map<std::string, KernelResources> parse_ptxas_report(std::string_view repor
   return result;
 }
 
-std::optional<std::map<std::string, KernelResources>> ptxas_resources(std::string_view ptx, uint32_t sm) {
+std::optional<std::map<std::string, KernelResources>> ptxas_resources(std::string_view ptx, uint32_t sm,
+                                                                      bool relocatable) {
   if (sm < 75) return std::nullopt;
   const TempPtxFile file(ptx);
   if (!file.ok()) return std::nullopt;
-  const std::optional<std::string> report = run_ptxas(file.path(), sm);
+  const std::optional<std::string> report = run_ptxas(file.path(), sm, relocatable);
   if (!report) return std::nullopt;
   return parse_ptxas_report(*report);
 }
