@@ -10,11 +10,13 @@
 #include "fmt/format.h"
 #include "func/cta_runner.h"
 #include "func/device_heap.h"
+#include "func/device_launches.h"
 #include "func/device_memory.h"
 #include "func/grid_runner.h"
 #include "func/kernel_binder.h"
 #include "ir/lower.h"
 #include "ptx/check.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "sim/memory_config.h"
 #include "sim/occupancy.h"
@@ -68,6 +70,33 @@ struct Engine::Impl {
                   const func::TraceHook* hook, uint32_t shared_size, const LaunchOptions& options,
                   LaunchProgress& progress_state);
 
+  // A launch from the host or from device code, then the grids its device code launched.
+  LaunchResult launch_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                           std::vector<uint8_t>& params, const LaunchOptions& options,
+                           func::DeviceLaunches& device_launches, uint32_t depth);
+  // One grid, functional or timed.
+  LaunchResult run_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                        std::vector<uint8_t>& params, const LaunchOptions& launch_options,
+                        func::DeviceLaunches& device_launches, uint64_t grid_id);
+
+  // The kernel at a function's device address (function_base + 16 * ordinal, Engine::load_module).
+  std::optional<std::pair<const LoadedModule*, uint32_t>> kernel_at(uint64_t address) const {
+    if (address < func::kFunctionWindow || (address - func::kFunctionWindow) % 16 != 0) return std::nullopt;
+    const uint64_t module_index = (address - func::kFunctionWindow) >> 32;
+    const uint64_t ordinal = ((address - func::kFunctionWindow) & 0xffffffffu) / 16;
+    if (module_index >= modules.size()) return std::nullopt;
+    const LoadedModule& m = *modules[module_index];
+    if (ordinal >= m.program.function_names.size()) return std::nullopt;
+    for (uint32_t i = 0; i < m.program.kernels.size(); ++i)
+      if (m.program.kernels[i].name == m.program.function_names[ordinal]) return std::pair{&m, i};
+    return std::nullopt;
+  }
+  std::optional<uint32_t> kernel_param_size(uint64_t address) const {
+    const auto at = kernel_at(address);
+    if (!at) return std::nullopt;
+    return at->first->program.kernels[at->second].param_buffer_size;
+  }
+
   std::pair<const LoadedModule*, uint32_t> kernel(ModuleId id, std::string_view name) const {
     const LoadedModule& m = module(id);
     for (uint32_t i = 0; i < m.program.kernels.size(); ++i)
@@ -91,7 +120,20 @@ Engine::~Engine() = default;
 const EngineOptions& Engine::options() const { return impl_->options; }
 
 ModuleId Engine::load_ptx(std::string_view text, std::string_view filename, LoadOptions load) {
-  ptx::Module parsed = ptx::parse(text, filename);
+  return load_module(ptx::parse(text, filename), load);
+}
+
+ModuleId Engine::load_linked_ptx(const std::vector<PtxSource>& units, std::string_view filename, LoadOptions load) {
+  std::vector<ptx::Module> parsed;
+  parsed.reserve(units.size());
+  for (const PtxSource& unit : units) {
+    parsed.push_back(ptx::parse(unit.text, unit.filename));
+    ptx::check(parsed.back());  // a unit's own mistakes are reported against its own text
+  }
+  return load_module(ptx::link(std::move(parsed), std::string(filename)), load);
+}
+
+ModuleId Engine::load_module(ptx::Module parsed, const LoadOptions& load) {
   ptx::check(parsed);
   auto loaded = std::make_unique<LoadedModule>();
   loaded->files = parsed.files;
@@ -369,6 +411,53 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   }
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
     throw std::invalid_argument("grid and block dimensions must be at least 1");
+  const uint64_t threads = uint64_t{block.x} * block.y * block.z;
+  if (threads > 1024) throw std::invalid_argument(fmt::format("block of {} threads exceeds 1024", threads));
+  func::DeviceLaunches device_launches(options.pending_launch_limit, impl_->memory,
+                                       [this](uint64_t function) { return impl_->kernel_param_size(function); });
+  return impl_->launch_grid(m, index, grid, block, dynamic_shared, params, options, device_launches, 0);
+}
+
+LaunchResult Engine::Impl::launch_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block,
+                                       uint32_t dynamic_shared, std::vector<uint8_t>& params,
+                                       const LaunchOptions& options, func::DeviceLaunches& device_launches,
+                                       uint32_t depth) {
+  const uint64_t grid_id = next_grid_id++;
+  device_launches.enter_grid(grid_id, depth);
+  LaunchResult result = run_grid(m, index, grid, block, dynamic_shared, params, options, device_launches, grid_id);
+  for (const func::DeviceLaunch& c : device_launches.take_launches_of(grid_id)) {
+    if (result.fault) {  // a grid that faulted launches nothing more
+      device_launches.finished(c);
+      continue;
+    }
+    const auto [cm, ci] = *kernel_at(c.function);  // get_parameter_buffer checked it is a kernel
+    if (!cm->kernel_errors[ci].empty())
+      throw KernelUnavailable(
+          fmt::format("kernel '{}' cannot run: {}", cm->program.kernels[ci].name, cm->kernel_errors[ci]));
+    std::vector<uint8_t> child_params(c.param_size);
+    if (c.param_size != 0) std::memcpy(child_params.data(), memory.translate(c.params, c.param_size), c.param_size);
+    const Dim3 child_grid{c.grid[0], c.grid[1], c.grid[2]}, child_block{c.block[0], c.block[1], c.block[2]};
+    LaunchOptions child_options;
+    child_options.pending_launch_limit = options.pending_launch_limit;
+    LaunchResult child = launch_grid(cm, ci, child_grid, child_block, c.dynamic_shared, child_params, child_options,
+                                     device_launches, depth + 1);
+    device_launches.finished(c);
+    result.printf_output += child.printf_output;
+    ChildGrid record{cm->program.kernels[ci].name, child_grid, child_block, c.dynamic_shared, child.warp_instructions,
+                     child.thread_instructions, child.fault ? child.fault->message : "", child.timing};
+    result.child_grids.push_back(std::move(record));
+    for (ChildGrid& g : child.child_grids) result.child_grids.push_back(std::move(g));
+    if (child.fault) result.fault = child.fault;
+  }
+  return result;
+}
+
+LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block,
+                                    uint32_t dynamic_shared, std::vector<uint8_t>& params,
+                                    const LaunchOptions& launch_options, func::DeviceLaunches& device_launches,
+                                    uint64_t grid_id) {
+  const ir::KernelProgram& k = m->program.kernels[index];
+  const func::BoundKernel& bound = m->kernels[index];
   if (k.hints.reqnctapercluster) {
     uint64_t cluster = 1;
     for (uint32_t d : *k.hints.reqnctapercluster) cluster *= d;
@@ -378,12 +467,9 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
           "supported yet",
           k.name, cluster));
   }
-  const uint64_t threads = uint64_t{block.x} * block.y * block.z;
-  if (threads > 1024) throw std::invalid_argument(fmt::format("block of {} threads exceeds 1024", threads));
-
   LaunchResult result;
   func::LaunchState launch;
-  func::MemoryView memory_view(impl_->memory);
+  func::MemoryView memory_view(memory);
   launch.memory = &memory_view;
   launch.kernel = &bound;
   launch.params = params.data();
@@ -391,22 +477,23 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   launch.grid[0] = grid.x, launch.grid[1] = grid.y, launch.grid[2] = grid.z;
   launch.block[0] = block.x, launch.block[1] = block.y, launch.block[2] = block.z;
   launch.dynamic_shared = dynamic_shared;
-  launch.grid_id = impl_->next_grid_id++;
+  launch.grid_id = grid_id;
+  launch.device_launches = &device_launches;
   launch.printf_out = &result.printf_output;
-  launch.heap = &impl_->heap;
+  launch.heap = &heap;
   // Kernels with call frames get at least the configured stack (cudaLimitStackSize), recursive
   // ones the recursion stack; kernels without frames need no local memory at all.
   uint32_t stack = k.max_frame_depth_bytes;
-  if (stack != 0) stack = std::max(stack, impl_->options.stack_size);
-  if (k.recursive) stack = std::max(stack, impl_->options.recursion_stack_size);
+  if (stack != 0) stack = std::max(stack, options.stack_size);
+  if (k.recursive) stack = std::max(stack, options.recursion_stack_size);
   launch.stack_size = (stack + 15) / 16 * 16;
 
   func::RunOptions run_options;
-  run_options.warp_size = impl_->options.warp_size;
-  run_options.time_slice = impl_->options.time_slice;
-  run_options.envreg = options.envreg;
+  run_options.warp_size = options.warp_size;
+  run_options.time_slice = options.time_slice;
+  run_options.envreg = launch_options.envreg;
   func::TraceHook hook;
-  if (impl_->trace) {
+  if (trace) {
     hook = [this, &k](const func::TraceRecord& r) {
       TraceEvent e;
       e.block = r.block;
@@ -416,7 +503,7 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
       e.active_mask = r.exec;
       e.ptx_line = k.code[r.pc].loc.line;
       e.cycle = r.clock;
-      impl_->trace(e);
+      trace(e);
     };
   }
   func::CtaRunner runner(bound, launch, run_options, hook ? &hook : nullptr);
@@ -428,55 +515,55 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
   }
   cta.shared.assign(cta.shared_size, 0);
   func::RunCounters counters;
-  LaunchProgress progress{k.name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};
-  if (impl_->options.timing && !options.cooperative) {
-    impl_->run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size, options, progress);
+  LaunchProgress shown{k.name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};
+  if (options.timing && !launch_options.cooperative) {
+    run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size, launch_options, shown);
     return result;
   }
-  if (options.cooperative) {
+  if (launch_options.cooperative) {
     // Every block resident at once needs memory per block: refuse grids no GPU could hold.
     constexpr uint64_t kMaxCooperativeBlocks = 65536;
-    if (progress.blocks_total > kMaxCooperativeBlocks)
+    if (shown.blocks_total > kMaxCooperativeBlocks)
       throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} blocks lockstep keeps "
                                               "resident at once",
-                                              progress.blocks_total, kMaxCooperativeBlocks));
+                                              shown.blocks_total, kMaxCooperativeBlocks));
     // The grid workspace of the cooperative-groups ABI: {u32 size; u32 barrier;}, barrier 0.
     const uint32_t workspace_bytes = 8;
-    const uint64_t workspace = impl_->memory.allocate(workspace_bytes);
-    copy_to_device(workspace, &workspace_bytes, sizeof workspace_bytes);
+    const uint64_t workspace = memory.allocate(workspace_bytes);
+    std::memcpy(memory.translate(workspace, sizeof workspace_bytes), &workspace_bytes, sizeof workspace_bytes);
     run_options.envreg[1] = static_cast<uint32_t>(workspace >> 32);
     run_options.envreg[2] = static_cast<uint32_t>(workspace);
-    if (impl_->options.timing) {
+    if (options.timing) {
       // The cycle-level model keeps every placed block resident and interleaves them cycle by
       // cycle; the runtime already refused grids larger than the GPU holds at once.
       try {
-        impl_->run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size,
-                          options, progress);
+        run_timing(result, m, k, bound, launch, run_options, hook ? &hook : nullptr, cta.shared_size,
+                          launch_options, shown);
       } catch (...) {
-        impl_->memory.release(workspace);
+        memory.release(workspace);
         throw;
       }
-      impl_->memory.release(workspace);
+      memory.release(workspace);
       return result;
     }
     try {
-      func::GridRunner grid_runner(bound, launch, {run_options, cta.shared_size, options.instruction_budget},
+      func::GridRunner grid_runner(bound, launch, {run_options, cta.shared_size, launch_options.instruction_budget},
                                    hook ? &hook : nullptr);
       try {
         grid_runner.run(counters, [&](uint64_t done) {
-          if (!impl_->progress) return;
-          progress.blocks_done = done;
-          progress.thread_instructions = counters.thread_instructions;
-          impl_->progress(progress);
+          if (!progress) return;
+          shown.blocks_done = done;
+          shown.thread_instructions = counters.thread_instructions;
+          progress(shown);
         });
       } catch (const func::GridFault& g) {
-        result.fault = make_report(*m, k, g.fault, grid_runner.cta(g.cta), launch, impl_->options.warp_size);
+        result.fault = make_report(*m, k, g.fault, grid_runner.cta(g.cta), launch, options.warp_size);
       }
     } catch (...) {
-      impl_->memory.release(workspace);
+      memory.release(workspace);
       throw;
     }
-    impl_->memory.release(workspace);
+    memory.release(workspace);
     result.warp_instructions = counters.warp_instructions;
     result.thread_instructions = counters.thread_instructions;
     return result;
@@ -490,15 +577,15 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
         try {
           runner.run(cta, counters);
         } catch (const func::LaunchFault& f) {
-          result.fault = make_report(*m, k, f, cta, launch, impl_->options.warp_size);
+          result.fault = make_report(*m, k, f, cta, launch, options.warp_size);
           result.warp_instructions = counters.warp_instructions;
           result.thread_instructions = counters.thread_instructions;
           return result;
         }
-        if (impl_->progress) {
-          progress.blocks_done = linear + 1;
-          progress.thread_instructions = counters.thread_instructions;
-          impl_->progress(progress);
+        if (progress) {
+          shown.blocks_done = linear + 1;
+          shown.thread_instructions = counters.thread_instructions;
+          progress(shown);
         }
       }
     }

@@ -17,6 +17,10 @@
 #include "config/gpu_config.h"
 #include "sim/kernel_timing.h"
 
+namespace lockstep::ptx {
+struct Module;
+}
+
 namespace lockstep {
 
 struct Dim3 {
@@ -91,15 +95,33 @@ struct LaunchOptions {
   // occupancy the CTA scheduler places by depends on. 0: unknown; the engine uses an estimate
   // and the report says so.
   uint32_t registers_per_thread = 0;
+  // Kernel launches from device code (dynamic parallelism) that may be pending at once, across
+  // the whole tree of grids this launch starts (cudaLimitDevRuntimePendingLaunchCount).
+  uint32_t pending_launch_limit = 2048;
 };
 // ---- end cooperative launches -------------------------------------------------------------
 
+// A grid that device code launched (dynamic parallelism), run once its parent had finished.
+struct ChildGrid {
+  std::string kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_shared = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  std::string fault;  // the fault's message, "" when the grid ran to completion
+  std::optional<sim::KernelTiming> timing;
+};
+
 struct LaunchResult {
+  // The host-launched grid's own figures; its children's are in child_grids.
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   std::optional<FaultReport> fault;
   std::string printf_output;  // device printf text of this launch, in execution order
   std::optional<sim::KernelTiming> timing;  // timing mode: what the cycle-level model measured
+  // Every grid launched from device code, descendants included, in the order they ran. The
+  // fault above may be a child's; printf_output holds the children's text after the parent's.
+  std::vector<ChildGrid> child_grids;
 };
 
 // A kernel argument: its bytes, laid out by the engine at the kernel's parameter offsets.
@@ -116,6 +138,12 @@ struct KernelArg {
 
 struct ModuleId {
   uint32_t index = 0;
+};
+
+// One translation unit's PTX text and the name its diagnostics carry.
+struct PtxSource {
+  std::string text;
+  std::string filename;
 };
 
 struct LoadOptions {
@@ -167,6 +195,9 @@ class Engine {
   // Parses, checks, lowers and binds every kernel. Throws ptx::Error on bad input.
   ModuleId load_ptx(std::string_view text, std::string_view filename, LoadOptions load = {});
   ModuleId load_ptx_file(const std::string& path, LoadOptions load = {});
+  // The PTX of several translation units built with separate compilation (-rdc=true), linked
+  // into one module as nvlink links them (ptx/link.h), then loaded as load_ptx does.
+  ModuleId load_linked_ptx(const std::vector<PtxSource>& units, std::string_view filename, LoadOptions load = {});
   std::vector<std::string> kernels(ModuleId module) const;
   KernelInfo kernel_info(ModuleId module, std::string_view kernel) const;
   // Why a kernel cannot run (deferred load errors), or "" when it can.
@@ -203,6 +234,9 @@ class Engine {
   const EngineOptions& options() const;
 
  private:
+  // Checks, lowers, places the module's variables and binds every kernel.
+  ModuleId load_module(ptx::Module parsed, const LoadOptions& load);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

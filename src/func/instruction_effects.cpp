@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "func/ops/device_calls.h"
+
 namespace lockstep::func {
 
 namespace {
@@ -34,7 +36,8 @@ bool calls_launch_service(const ir::KernelProgram& program, const ir::Instructio
     if (op.kind != ir::Operand::Kind::Symbol || op.symbol.space != ir::SymbolSpace::Function) continue;
     if (op.symbol.value >= program.functions.size()) return false;
     const ir::Function& callee = program.functions[op.symbol.value];
-    return callee.is_extern && (callee.name == "vprintf" || callee.name == "malloc" || callee.name == "free");
+    return callee.is_extern && (callee.name == "vprintf" || callee.name == "malloc" || callee.name == "free" ||
+                                is_device_runtime_call(callee.name));
   }
   return false;
 }

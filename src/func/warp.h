@@ -18,6 +18,7 @@ namespace lockstep::func {
 
 class DivergenceUnit;
 class DeviceHeap;
+class DeviceLaunches;
 struct BoundKernel;
 
 // State shared by all warps of a thread block.
@@ -44,6 +45,7 @@ struct LaunchState {
   uint64_t grid_id = 0;
   std::string* printf_out = nullptr; // device printf output of this launch
   DeviceHeap* heap = nullptr;  // malloc/free in kernels
+  DeviceLaunches* device_launches = nullptr;  // kernel launches from device code (CDP)
   AccessLog* access_log = nullptr;  // the timing model's record of each instruction's accesses
 };
 

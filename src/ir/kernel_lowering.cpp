@@ -85,10 +85,16 @@ class KernelLowering {
 
   // Functions the kernel can reach by name; with a call through a register, every function of
   // the module, since its targets are only known at run time.
+  // The kernel itself and the functions it may call; other kernels appear only by address.
+  bool has_lowered_body(size_t index) const {
+    const ptx::Function* f = function_order_[index];
+    return f->has_body && (index == 0 || !f->is_entry);
+  }
+
   void collect_reachable() {
     for (size_t i = 0; i < function_order_.size(); ++i) {
       const ptx::Function* f = function_order_[i];
-      if (!f->has_body) continue;
+      if (!has_lowered_body(i)) continue;
       for_each_instruction(f->body, [&](const ptx::Instruction& inst) {
         if (is_indirect_call(inst) && !program_.indirect_calls) {
           program_.indirect_calls = true;
@@ -99,7 +105,8 @@ class KernelLowering {
         for (const ptx::Operand& op : inst.operands) {
           for_each_name(op, [&](const std::string& name) {
             if (auto it = symbols_.functions.find(name); it != symbols_.functions.end()) {
-              if (it->second->is_entry) return;
+              // Another kernel is named only for its address (a device-side launch): it gets an
+              // entry here, without its body.
               if (function_index_.emplace(name, function_order_.size()).second)
                 function_order_.push_back(it->second);
             } else if (symbols_.shared.count(name)) {
@@ -130,10 +137,8 @@ class KernelLowering {
     for (const auto& [name, decl] : symbols_.shared) {
       if (used_module_shared_.count(name)) shared_offsets_[decl] = place(*decl);
     }
-    for (const ptx::Function* f : function_order_) {
-      if (!f->has_body) continue;
-      collect_body_shared(f->body, place);
-    }
+    for (size_t i = 0; i < function_order_.size(); ++i)
+      if (has_lowered_body(i)) collect_body_shared(function_order_[i]->body, place);
     program_.static_shared_size = offset;
     program_.dynamic_shared_align = extern_align;
     const uint32_t dynamic_base = align_up(offset, extern_align);
@@ -156,8 +161,8 @@ class KernelLowering {
     const ptx::Function& f = *function_order_[index];
     Function& out = program_.functions[index];
     out.name = f.name;
-    out.is_entry = f.is_entry;
-    out.is_extern = !f.has_body;
+    out.is_entry = f.is_entry && index == 0;
+    out.is_extern = !has_lowered_body(index);
     out.module_ordinal = symbols_.function_ordinals.at(f.name);
     current_function_ = index;
     frame_size_ = 0;
@@ -165,14 +170,14 @@ class KernelLowering {
     labels_.clear();
     scopes_.emplace_back();
 
-    if (!f.is_entry) {
+    if (index != 0) {
       for (const ptx::VariableDecl& r : f.results) out.results.push_back(frame_param(r));
       for (const ptx::VariableDecl& p : f.params) out.params.push_back(frame_param(p));
     } else {
       for (const ParamSlot& p : program_.params)
         scopes_.back()[p.name] = symbol_binding(SymbolSpace::KernelParam, p.offset, p.name, p.size);
     }
-    if (!f.has_body) {
+    if (!has_lowered_body(index)) {
       out.frame_size = align_up(frame_size_, 16);
       return;
     }
@@ -421,7 +426,6 @@ class KernelLowering {
       ref.value = it->second;
       return ref;
     }
-    if (symbols_.functions.count(in.name)) error(in.loc, "kernel '" + in.name + "' used as a value");
     ref.space = SymbolSpace::Label;  // resolved when the function is complete
     return ref;
   }

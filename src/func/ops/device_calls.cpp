@@ -1,11 +1,13 @@
 #include "func/ops/device_calls.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
 #include "fmt/format.h"
 #include "func/bound_kernel.h"
 #include "func/device_heap.h"
+#include "func/device_launches.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
@@ -182,7 +184,105 @@ void free_h(const ExecInst& in, Warp& w) {
   });
 }
 
+// ---- the device runtime of dynamic parallelism (func/device_launches.h) --------------------
+
+template <class T>
+void write_local(Warp& w, uint32_t offset, uint32_t lane, T value) {
+  std::memcpy(w.local(w.frame_base() + offset, sizeof(T), 1, lane), &value, sizeof(T));
+}
+
+// The launching thread's number in the whole grid, which keys its last error.
+uint64_t global_thread(const Warp& w, uint32_t lane) {
+  const uint64_t per_block = uint64_t{w.launch->block[0]} * w.launch->block[1] * w.launch->block[2];
+  return uint64_t{w.cta->linear_id} * per_block + uint64_t{w.warp_id} * w.width + lane;
+}
+
+// A program that launches from device code but reaches a launch lockstep runs without a queue
+// (none is set up outside Engine::launch) fails loudly rather than losing the launch.
+DeviceLaunches& device_launches(Warp& w, uint32_t lane) {
+  if (w.launch->device_launches == nullptr)
+    w.fault(FaultKind::Trap, lane, 0, 0, "", "device-side kernel launch outside a launch that can run child grids");
+  return *w.launch->device_launches;
+}
+
+// table: [function, grid (3 x u32), block (3 x u32), shared bytes, result]
+void get_parameter_buffer_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    DeviceLaunch request;
+    request.function = read_local<uint64_t>(w, t[0], lane);
+    for (uint32_t d = 0; d < 3; ++d) {
+      request.grid[d] = read_local<uint32_t>(w, t[1] + 4 * d, lane);
+      request.block[d] = read_local<uint32_t>(w, t[2] + 4 * d, lane);
+    }
+    request.dynamic_shared = read_local<uint32_t>(w, t[3], lane);
+    request.parent_grid = w.launch->grid_id;
+    DeviceLaunches& launches = device_launches(w, lane);
+    uint32_t error = 0;
+    const uint64_t buffer = launches.get_parameter_buffer(request, error);
+    if (error != 0) launches.set_error(global_thread(w, lane), error);
+    write_local<uint64_t>(w, t[4], lane, buffer);
+  });
+}
+
+// table: [parameter buffer, stream, result]
+void launch_device_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    DeviceLaunches& launches = device_launches(w, lane);
+    const uint32_t error = launches.launch(read_local<uint64_t>(w, t[0], lane), read_local<uint64_t>(w, t[1], lane));
+    if (error != 0) launches.set_error(global_thread(w, lane), error);
+    write_local<uint32_t>(w, t[2], lane, error);
+  });
+}
+
+// table: [result]; cudaGetLastError clears the error, cudaPeekAtLastError keeps it.
+template <bool kClear>
+void last_error_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const uint32_t error = w.launch->device_launches == nullptr
+                               ? 0
+                               : w.launch->device_launches->last_error(global_thread(w, lane), kClear);
+    write_local<uint32_t>(w, t[0], lane, error);
+  });
+}
+
+// table: [stream pointer, flags, result]. Device streams need nothing beyond a handle: launches
+// into them run in launch order, which every stream's order allows.
+void stream_create_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const uint64_t handle = device_launches(w, lane).create_stream();
+    std::memcpy(w.generic(read_local<uint64_t>(w, t[0], lane), 8, 8, lane), &handle, 8);
+    write_local<uint32_t>(w, t[2], lane, 0);
+  });
+}
+
+// table: [stream, result]
+void stream_destroy_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) { write_local<uint32_t>(w, t[1], lane, 0); });
+}
+
+// table: [handle, value]. A conditional handle (cudaGraphConditionalHandleCreate) is the device
+// address of the 32-bit value the conditional node reads when it runs.
+void set_conditional_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto value = read_local<uint32_t>(w, t[1], lane);
+    std::memcpy(w.global(read_local<uint64_t>(w, t[0], lane), 4, 4, lane), &value, 4);
+  });
+}
+
 }  // namespace
+
+bool is_device_runtime_call(const std::string& name) {
+  return name == "__cudaCDP2GetParameterBufferV2" || name == "__cudaCDP2LaunchDeviceV2" ||
+         name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError" ||
+         name == "__cudaCDP2StreamCreateWithFlags" || name == "__cudaCDP2StreamDestroy" ||
+         name == "cudaGraphSetConditional";
+}
 
 std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContext& ctx,
                                          const std::string& name, const ir::Operand* results,
@@ -223,6 +323,30 @@ std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContex
   } else if (name == "free") {
     fn = free_h;
     t = offsets(1);
+  } else if (name == "cudaGraphSetConditional") {
+    fn = set_conditional_h;
+    t = offsets(2);
+  } else if (is_device_runtime_call(name)) {
+    struct Call {
+      const char* name;
+      Handler fn;
+      size_t args;
+    };
+    static constexpr Call kCalls[] = {
+        {"__cudaCDP2GetParameterBufferV2", get_parameter_buffer_h, 4},
+        {"__cudaCDP2LaunchDeviceV2", launch_device_h, 2},
+        {"__cudaCDP2GetLastError", last_error_h<true>, 0},
+        {"__cudaCDP2PeekAtLastError", last_error_h<false>, 0},
+        {"__cudaCDP2StreamCreateWithFlags", stream_create_h, 2},
+        {"__cudaCDP2StreamDestroy", stream_destroy_h, 1},
+    };
+    const Call& call = *std::find_if(std::begin(kCalls), std::end(kCalls), [&](const Call& c) { return name == c.name; });
+    fn = call.fn;
+    t = call.args == 0 && (!args || args->elements.empty()) ? std::vector<uint32_t>{} : offsets(call.args);
+    const ir::Operand* r = results && results->elements.size() == 1 ? &results->elements[0] : nullptr;
+    if (r == nullptr || r->kind != ir::Operand::Kind::Symbol || r->symbol.space != ir::SymbolSpace::FrameParam)
+      ctx.error(inst, "call to '" + name + "' must return its result in a .param variable");
+    t.push_back(static_cast<uint32_t>(r->symbol.value));
   } else {
     return std::nullopt;
   }

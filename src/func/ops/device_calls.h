@@ -1,12 +1,19 @@
 #pragma once
 // Calls to functions that the PTX declares .extern and the CUDA runtime provides on the device:
-// vprintf (device printf), __assertfail (assert), malloc and free (also new and delete).
+// vprintf (device printf), __assertfail (assert), malloc and free (also new and delete), and
+// the device runtime of dynamic parallelism (__cudaCDP2*: parameter buffers, launches, device
+// streams, the last error; func/device_launches.h) and cudaGraphSetConditional.
 #include <optional>
 #include <string>
 
 #include "func/bind.h"
 
 namespace lockstep::func {
+
+// True for the device runtime's calls that launch kernels, read their errors or set a graph's
+// conditional value: like malloc, they change state other SMs can see, so the timing model
+// runs them at the commit point.
+bool is_device_runtime_call(const std::string& name);
 
 // Binds a call to a runtime-provided function, or nullopt when `name` is not one.
 std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContext& ctx,

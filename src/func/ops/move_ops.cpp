@@ -143,6 +143,7 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
       }
       case ir::SymbolSpace::Global:
       case ir::SymbolSpace::Shared:
+      case ir::SymbolSpace::Function:  // a function pointer, or a kernel's address for a device launch
         break;  // a constant address: handled as a slot below
       default:
         ctx.error(src, "taking the address of '" + src.symbol.name + "' is not supported");
