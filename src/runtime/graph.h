@@ -62,11 +62,26 @@ struct EventRecordNodeOp {
   void* event = nullptr;
 };
 
-// The alternatives are in cudaGraphNodeType order: index() is the node's type.
-using NodeOp = std::variant<KernelNodeOp, MemcpyNodeOp, MemsetNodeOp, HostNodeOp, ChildGraphNodeOp, EmptyNodeOp,
-                            EventWaitNodeOp, EventRecordNodeOp>;
+// A conditional node (if, while, switch): when it runs, the value of its handle chooses which
+// body graph runs, and how often (cudaConditionalNodeParams). The bodies belong to the
+// GraphTable, so their handles stay valid for adding nodes to them; an executable graph runs
+// them as they are when it runs. `body_handles` is the array CUDA hands the program
+// (phGraph_out), owned by the node.
+struct ConditionalNodeOp {
+  cudaGraphConditionalHandle handle = 0;
+  cudaGraphConditionalNodeType type = cudaGraphCondTypeIf;
+  std::vector<const Graph*> bodies;
+  std::vector<cudaGraph_t> body_handles;
+};
 
-inline cudaGraphNodeType node_type(const NodeOp& op) { return static_cast<cudaGraphNodeType>(op.index()); }
+using NodeOp = std::variant<KernelNodeOp, MemcpyNodeOp, MemsetNodeOp, HostNodeOp, ChildGraphNodeOp, EmptyNodeOp,
+                            EventWaitNodeOp, EventRecordNodeOp, ConditionalNodeOp>;
+
+inline cudaGraphNodeType node_type(const NodeOp& op) {
+  // The alternatives before the conditional are in cudaGraphNodeType order.
+  if (std::holds_alternative<ConditionalNodeOp>(op)) return cudaGraphNodeTypeConditional;
+  return static_cast<cudaGraphNodeType>(op.index());
+}
 
 // A 1D copy of `bytes` bytes as memcpy-node parameters.
 MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);

@@ -98,9 +98,10 @@ void Runtime::print(const std::string& message) const {
 }
 
 bool Runtime::pop_config(LaunchConfig& c) {
-  if (configs_.empty()) return false;
-  c = configs_.back();
-  configs_.pop_back();
+  auto it = configs_.find(std::this_thread::get_id());
+  if (it == configs_.end() || it->second.empty()) return false;
+  c = it->second.back();
+  it->second.pop_back();
   return true;
 }
 
@@ -151,6 +152,8 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
     ProgressScope shown(progress_ ? &*progress_ : nullptr);
     LaunchOptions options = launch_options;
     options.registers_per_thread = known_registers(k);
+    options.pending_launch_limit = static_cast<uint32_t>(
+        std::min<size_t>(limits_.at(cudaLimitDevRuntimePendingLaunchCount), UINT32_MAX));
     result = engine_.launch(module, k.name, grid, block, static_cast<uint32_t>(shared), kernel_args, options);
   } catch (const KernelUnavailable& e) {
     // Not sticky: like a launch of a kernel without an image for the device, the context survives.
@@ -165,6 +168,8 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
     return record(cudaErrorLaunchFailure);
   }
   if (result.timing) device_cycles_ = result.timing->end_cycle;
+  for (const ChildGrid& c : result.child_grids)
+    if (c.timing) device_cycles_ = std::max(device_cycles_, c.timing->end_cycle);
   if (!result.printf_output.empty()) {
     std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), out_);
     std::fflush(out_);
@@ -173,27 +178,37 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
                                  static_cast<uint32_t>(shared), options_.warp_size, result.warp_instructions,
                                  result.thread_instructions, result.fault ? result.fault->message : "",
                                  result.timing});
+  for (const ChildGrid& c : result.child_grids)
+    stats_.add(stats::LaunchRecord{c.kernel, {c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z},
+                                   c.dynamic_shared, options_.warp_size, c.warp_instructions, c.thread_instructions,
+                                   c.fault, c.timing});
   if (result.fault) {
     print(result.fault->message);
     sticky_ = fault_error(result.fault->kind);
-    last_ = sticky_;
+    last_[std::this_thread::get_id()] = sticky_;
   }
   return cudaSuccess;
 }
 
 cudaError_t Runtime::record(cudaError_t e) {
-  if (e != cudaSuccess) last_ = e;
+  if (e != cudaSuccess) last_[std::this_thread::get_id()] = e;
   return e;
 }
 
 cudaError_t Runtime::take_last_error() {
-  const cudaError_t e = last_;
-  last_ = sticky_;  // a sticky error cannot be cleared
+  cudaError_t& own = last_[std::this_thread::get_id()];
+  const cudaError_t e = own != cudaSuccess ? own : sticky_;
+  own = sticky_;  // a sticky error cannot be cleared
   return e;
 }
 
+cudaError_t Runtime::peek_last_error() const {
+  auto it = last_.find(std::this_thread::get_id());
+  return it != last_.end() && it->second != cudaSuccess ? it->second : sticky_;
+}
+
 void Runtime::reset() {
-  last_ = cudaSuccess;
+  last_.clear();
   sticky_ = cudaSuccess;
 }
 

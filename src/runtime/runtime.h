@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "runtime/graph_table.h"
 #include "runtime/managed_advice.h"
 #include "runtime/managed_mappings.h"
+#include "runtime/mem_pools.h"
 #include "runtime/module_table.h"
 #include "runtime/progress_line.h"
 #include "runtime/stream_capture.h"
@@ -82,7 +84,7 @@ class Runtime {
   }
 
   // <<<>>> configuration stack: pushed at the call site, popped by the host stub.
-  void push_config(const LaunchConfig& c) { configs_.push_back(c); }
+  void push_config(const LaunchConfig& c) { configs_[std::this_thread::get_id()].push_back(c); }
   bool pop_config(LaunchConfig& c);
 
   // Runs the kernel whose host stub is `host_fun` to completion. `args` holds one pointer
@@ -106,6 +108,10 @@ class Runtime {
   // Memory. Device pointers are lockstep device addresses.
   cudaError_t malloc(void** pointer, size_t bytes);
   cudaError_t free(void* pointer);
+  // cudaMallocAsync / cudaMallocFromPoolAsync: device memory counted against `pool`
+  // (mem_pools.h); cudaFree and cudaFreeAsync return it.
+  cudaError_t malloc_from_pool(void** pointer, size_t bytes, cudaMemPool_t pool, void* stream);
+  MemPools& mem_pools() { return mem_pools_; }
   cudaError_t memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
   cudaError_t memset(void* dst, int value, size_t bytes);
   cudaError_t symbol(const void* host_var, uint64_t& address, uint64_t& size);
@@ -178,7 +184,7 @@ class Runtime {
   cudaError_t record(cudaError_t e);
   cudaError_t sticky() const { return sticky_; }
   cudaError_t take_last_error();
-  cudaError_t peek_last_error() const { return last_; }
+  cudaError_t peek_last_error() const;
   void reset();
   // Prints "lockstep: <function> is not supported yet" the first time per function.
   void report_unsupported(const char* function);
@@ -242,11 +248,14 @@ class Runtime {
   Engine engine_;
   uint64_t device_cycles_ = 0;  // timing mode: the device clock at the end of the last launch
   ModuleTable modules_;
-  std::vector<LaunchConfig> configs_;
+  // Per host thread, as CUDA keeps them: the <<<>>> configurations pushed and not yet popped,
+  // and the last error (a sticky error is every thread's).
+  std::map<std::thread::id, std::vector<LaunchConfig>> configs_;
   std::map<uint64_t, uint64_t> device_ranges_;  // base -> bytes: allocations and module variables
   std::map<uint64_t, uint64_t> allocations_;    // base -> bytes: cudaMalloc only
   uint64_t allocated_bytes_ = 0;
-  cudaError_t last_ = cudaSuccess;
+  MemPools mem_pools_;
+  std::map<std::thread::id, cudaError_t> last_;
   cudaError_t sticky_ = cudaSuccess;
   std::set<std::string> unsupported_reported_;
   std::set<std::string> unavailable_reported_;  // kernels that cannot run, reported once each
@@ -314,12 +323,27 @@ class Runtime {
   // global-mode capture runs it is invalidated and the call fails with
   // cudaErrorStreamCaptureUnsupported, as on CUDA; cudaSuccess otherwise.
   cudaError_t check_capture_allows(const char* function);
+  // cudaGraphConditionalHandleCreate: a handle is the device address of its 32-bit value, which
+  // cudaGraphSetConditional in device code writes and the conditional node reads.
+  cudaError_t create_conditional(cudaGraphConditionalHandle& handle, const Graph& graph, unsigned default_value,
+                                 unsigned flags);
+  bool is_conditional(cudaGraphConditionalHandle handle) const { return conditionals_.contains(handle); }
+  // Before an executable graph runs: the handles of its graph and of its conditional bodies
+  // created with cudaGraphCondAssignDefault take their default value.
+  void assign_conditional_defaults(const GraphExec& exec);
 
  private:
+  struct ConditionalHandle {
+    const Graph* graph = nullptr;
+    unsigned default_value = 0;
+    unsigned flags = 0;
+  };
   cudaError_t run_node(const GraphNode& node);
   cudaError_t run_memset(const cudaMemsetParams& params);
+  cudaError_t run_conditional(const ConditionalNodeOp& op);
   GraphTable graph_table_;
   StreamCaptures captures_;
+  std::map<cudaGraphConditionalHandle, ConditionalHandle> conditionals_;
   // ---- end CUDA graphs and stream capture ----
 };
 

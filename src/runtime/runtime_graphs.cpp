@@ -1,6 +1,7 @@
 // Runtime: CUDA graphs. Kernel nodes copy their arguments when made; launching a graph runs
 // its nodes one after another in topological order, each doing what its stream operation does
 // (every operation completes when issued). Stream capture records those operations as nodes.
+#include <algorithm>
 #include <cstring>
 
 #include "fmt/format.h"
@@ -113,7 +114,71 @@ cudaError_t Runtime::run_node(const GraphNode& node) {
   }
   if (const auto* r = std::get_if<EventRecordNodeOp>(&node.op))
     return record_event(r->event) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+  if (const auto* c = std::get_if<ConditionalNodeOp>(&node.op)) return run_conditional(*c);
   return cudaSuccess;  // empty and event-wait nodes: everything before them has completed
+}
+
+cudaError_t Runtime::run_conditional(const ConditionalNodeOp& op) {
+  // The value is read when the node runs, after every node before it has completed.
+  auto value = [&] {
+    uint32_t v = 0;
+    engine_.copy_to_host(&v, op.handle, sizeof v);
+    return v;
+  };
+  auto run_body = [&](const Graph& body) {
+    std::optional<std::vector<size_t>> order = body.topological_order();
+    return order ? run_graph(body, *order) : record(cudaErrorInvalidValue);
+  };
+  switch (op.type) {
+    case cudaGraphCondTypeIf: {
+      const uint32_t v = value();
+      if (v != 0) return run_body(*op.bodies[0]);
+      return op.bodies.size() == 2 ? run_body(*op.bodies[1]) : cudaSuccess;
+    }
+    case cudaGraphCondTypeWhile:
+      while (value() != 0)
+        if (cudaError_t e = run_body(*op.bodies[0]); e != cudaSuccess) return e;
+      return cudaSuccess;
+    case cudaGraphCondTypeSwitch: {
+      const uint32_t v = value();
+      return v < op.bodies.size() ? run_body(*op.bodies[v]) : cudaSuccess;
+    }
+  }
+  return record(cudaErrorInvalidValue);
+}
+
+cudaError_t Runtime::create_conditional(cudaGraphConditionalHandle& handle, const Graph& graph, unsigned default_value,
+                                        unsigned flags) {
+  if (flags & ~unsigned{cudaGraphCondAssignDefault}) return record(cudaErrorInvalidValue);
+  const uint64_t address = engine_.malloc(sizeof(uint32_t));
+  const uint32_t value = default_value;
+  engine_.copy_to_device(address, &value, sizeof value);
+  conditionals_[address] = ConditionalHandle{&graph, default_value, flags};
+  handle = address;
+  return cudaSuccess;
+}
+
+namespace {
+
+// The graph and, through its conditional nodes, every body graph it may run.
+void collect_graphs(const Graph& graph, std::vector<const Graph*>& out) {
+  out.push_back(&graph);
+  for (size_t i = 0; i < graph.size(); ++i)
+    if (const auto* c = std::get_if<ConditionalNodeOp>(&graph.node(i).op))
+      for (const Graph* body : c->bodies) collect_graphs(*body, out);
+}
+
+}  // namespace
+
+void Runtime::assign_conditional_defaults(const GraphExec& exec) {
+  std::vector<const Graph*> graphs{exec.source};  // handles name the graph instantiated
+  collect_graphs(exec.graph, graphs);
+  for (const auto& [address, h] : conditionals_) {
+    if (!(h.flags & cudaGraphCondAssignDefault)) continue;
+    if (std::find(graphs.begin(), graphs.end(), h.graph) == graphs.end()) continue;
+    const uint32_t value = h.default_value;
+    engine_.copy_to_device(address, &value, sizeof value);
+  }
 }
 
 cudaError_t Runtime::run_memset(const cudaMemsetParams& p) {

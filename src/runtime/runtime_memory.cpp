@@ -40,9 +40,19 @@ cudaError_t Runtime::free(void* pointer) {
   if (it == allocations_.end()) return record(cudaErrorInvalidValue);
   engine_.free(it->first);
   release_managed(it->first);  // unmaps the host memory of a managed allocation
+  mem_pools_.freed(it->first);
   allocated_bytes_ -= it->second;
   device_ranges_.erase(it->first);
   allocations_.erase(it);
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::malloc_from_pool(void** pointer, size_t bytes, cudaMemPool_t pool, void* stream) {
+  if (sticky_ != cudaSuccess) return sticky_;
+  if (!is_stream(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (mem_pools_.find(pool) == nullptr) return record(cudaErrorInvalidValue);
+  if (const cudaError_t e = malloc(pointer, bytes); e != cudaSuccess) return e;
+  mem_pools_.allocated(pool, address_of(*pointer), bytes);
   return cudaSuccess;
 }
 

@@ -123,6 +123,77 @@ TEST_P(HostApiProgram, KernelsInTwoTranslationUnits) {
   expect_only_kernel_summaries(r.err);
 }
 
+// Separate compilation (-rdc=true): a kernel calls a device function and uses a variable of the
+// other unit; each unit keeps its own internal helper and printf strings.
+constexpr const char* kRdcOutput =
+    "main unit says 1000\n"
+    "library unit says 1000\n"
+    "sync=cudaSuccess symbol=cudaSuccess launches seen 2, wrong 0\n"
+    "PASSED\n";
+
+TEST_P(HostApiProgram, SeparateCompilationLinksTheUnitsDeviceCode) {
+  const ProgramOutcome r = run("rdc_units");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kRdcOutput);
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST_P(HostApiProgram, DynamicParallelism) {
+  const ProgramOutcome r = run("dynamic_parallelism");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "children: cudaSuccess, wrong 0\n"
+            "tail launch: cudaSuccess, total 183900 (expected 183900)\n"
+            "level 0\nlevel 1\nlevel 2\n"
+            "nested: cudaSuccess, depths 1 2 3\n"
+            "limit cudaSuccess, flood cudaSuccess: 1/cudaSuccess 1/cudaSuccess 1/cudaSuccess 1/cudaSuccess "
+            "0/cudaErrorLaunchPendingCountExceeded 0/cudaErrorLaunchPendingCountExceeded "
+            "0/cudaErrorLaunchPendingCountExceeded 0/cudaErrorLaunchPendingCountExceeded\n"
+            "PASSED\n");
+  // Every child grid is a launch of its own in the summary.
+  EXPECT_NE(r.err.find("lockstep: kernel _Z4fillPiiii "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lockstep: kernel _Z9sum_slicePKiiPi "), std::string::npos) << r.err;
+  expect_only_kernel_summaries(r.err);
+}
+
+// 8 host threads allocate, copy, launch and synchronise at once.
+TEST_P(HostApiProgram, HostThreadsAtOnce) {
+  const ProgramOutcome r = run("host_threads");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string expected;
+  for (int id = 0; id < 8; ++id)
+    expected += "thread " + std::to_string(id) + ": wrong 0, last error " +
+                (id == 3 ? "cudaErrorMemoryAllocation" : "cudaSuccess") + "\n";
+  expected += "host functions called 96 of 96, main thread's last error cudaSuccess\nPASSED\n";
+  EXPECT_EQ(r.out, expected);
+}
+
+TEST_P(HostApiProgram, StreamOrderedMemoryPools) {
+  const ProgramOutcome r = run("memory_pools");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "default is current: 1\n"
+            "create cudaSuccess, threshold 1048576, follow events 0\n"
+            "used: default 4000, pool 8000 (reserved 8000), wrong 0\n"
+            "after free: pool used 0, high 8000, high after reset 0, trim cudaSuccess\n"
+            "access cudaSuccess, flags 3\n"
+            "current is the new pool: 1, its use 4096\n"
+            "destroy default cudaErrorInvalidValue, device 1 cudaErrorInvalidDevice, set used cudaErrorInvalidValue, "
+            "destroy cudaSuccess, current back to default 1\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+TEST(HostCmakeProject, SeparableCompilationWithADeviceLibrary) {
+  const ProgramOutcome functional = run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/cmake_rdc_app");
+  EXPECT_EQ(functional.exit_code, 0) << functional.err;
+  EXPECT_EQ(functional.out, kRdcOutput);
+  const ProgramOutcome timing =
+      run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/cmake_rdc_app", {"--mode", "timing"});
+  EXPECT_EQ(timing.exit_code, 0) << timing.err;
+  EXPECT_EQ(timing.out, kRdcOutput);
+}
+
 TEST_P(HostApiProgram, KernelTemplates) {
   const ProgramOutcome r = run("templates");
   EXPECT_EQ(r.exit_code, 0);

@@ -26,6 +26,21 @@ TEST_P(GraphProgram, CapturedAndExplicitGraphsMatchTheCpu) {
   expect_only_kernel_summaries(r.err);
 }
 
+// Conditional nodes: while (its condition reset at every launch), if/else and switch, set from
+// device code by cudaGraphSetConditional.
+TEST_P(GraphProgram, ConditionalNodesFollowTheDevicesChoice) {
+  const ProgramOutcome r =
+      run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/graph_conditionals_" + GetParam());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "launch 0: counter 5 total 5, if 10, switch 102\n"
+            "launch 1: counter 5 total 10, if 20, switch 100\n"
+            "launch 2: counter 5 total 15, if 20, switch -1\n"
+            "handle cudaSuccess, type 13, instantiate cudaSuccess, bad flags cudaErrorInvalidValue\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
 INSTANTIATE_TEST_SUITE_P(Arches, GraphProgram, ::testing::Values("sm75", "sm80", "sm90"));
 
 }  // namespace

@@ -31,7 +31,7 @@ endfunction()
 # Programs built once per architecture, as <name>_sm75, <name>_sm80 and <name>_sm90: the PTX
 # lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
 set(HOST_PROGRAM_ARCHES 75 80 90)
-set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
+set(HOST_MULTI_ARCH_PROGRAMS vector_add host_threads memory_pools graph_conditionals constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)
@@ -47,7 +47,26 @@ if(TARGET test_host)
       # Whole-program mode: each translation unit carries its own fat binary.
       lockstep_host_program_from(two_units_sm${arch} SOURCES two_units_main.cu two_units_kernels.cu
                                  FLAGS -cudart shared -arch=sm_${arch})
+      # Separate compilation: one device-linked fat binary, the units' PTX beside it.
+      lockstep_host_program_from(rdc_units_sm${arch} SOURCES rdc_main.cu rdc_library.cu
+                                 FLAGS -rdc=true -cudart shared -arch=sm_${arch})
+      lockstep_host_program_from(dynamic_parallelism_sm${arch} SOURCES dynamic_parallelism.cu
+                                 FLAGS -rdc=true -cudart shared -arch=sm_${arch} -lcudadevrt)
     endforeach()
+    # The same units built by a CMake project of its own with CUDA_SEPARABLE_COMPILATION ON.
+    set(CMAKE_RDC_DIR ${CMAKE_CURRENT_BINARY_DIR}/cmake_rdc_project)
+    add_custom_command(
+      OUTPUT ${HOST_PROGRAM_DIR}/cmake_rdc_app
+      COMMAND ${CMAKE_COMMAND} -S ${HOST_PROGRAM_SOURCES}/cmake_rdc -B ${CMAKE_RDC_DIR} -G "${CMAKE_GENERATOR}"
+              -DCMAKE_CUDA_COMPILER=${LOCKSTEP_NVCC} -DCMAKE_CUDA_ARCHITECTURES=80 -DCMAKE_BUILD_TYPE=Release
+      COMMAND ${CMAKE_COMMAND} --build ${CMAKE_RDC_DIR}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${HOST_PROGRAM_DIR}
+      COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_RDC_DIR}/cmake_rdc_app ${HOST_PROGRAM_DIR}/cmake_rdc_app
+      DEPENDS ${HOST_PROGRAM_SOURCES}/cmake_rdc/CMakeLists.txt ${HOST_PROGRAM_SOURCES}/rdc_main.cu
+              ${HOST_PROGRAM_SOURCES}/rdc_library.cu ${HOST_PROGRAM_SOURCES}/rdc_shared.h
+      COMMENT "cmake project cmake_rdc"
+      VERBATIM)
+    list(APPEND HOST_PROGRAMS ${HOST_PROGRAM_DIR}/cmake_rdc_app)
     add_custom_target(host_programs DEPENDS ${HOST_PROGRAMS})
     add_dependencies(test_host host_programs)
     target_compile_definitions(test_host PRIVATE LOCKSTEP_HOST_PROGRAMS="${HOST_PROGRAM_DIR}")

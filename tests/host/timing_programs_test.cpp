@@ -88,7 +88,8 @@ TEST_P(TimingThreads, OutputAndStatisticsAreIdentical) {
   EXPECT_EQ(stats[1], stats[0]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Host, TimingThreads, ::testing::Values("device_printf", "kmeans", "device_heap", "cuda_graphs"));
+INSTANTIATE_TEST_SUITE_P(Host, TimingThreads, ::testing::Values("device_printf", "kmeans", "device_heap", "cuda_graphs",
+                                                           "dynamic_parallelism"));
 
 // Programs whose kernels use warp-level operations (CUB's and Thrust's warp reductions and
 // scans) run on the h100 preset only.
@@ -96,7 +97,7 @@ std::vector<TimingCase> cases() {
   const std::vector<const char*> no_warp_ops = {
       "vector_add",  "constant_memory", "faulting_kernel", "streams_events", "dynamic_shared", "pinned_memory", "zero_copy",
       "templates",   "device_printf",   "textures",        "managed_memory", "pitched_2d",     "kmeans",
-      "cuda_graphs", "grid_sync",       "device_heap",     "two_units"};
+      "cuda_graphs", "grid_sync",       "device_heap",     "two_units",      "rdc_units",      "dynamic_parallelism", "host_threads", "memory_pools", "graph_conditionals"};
   std::vector<TimingCase> all;
   for (const char* p : no_warp_ops) all.push_back({p, "h100"});
   all.push_back({"thrust_ops", "h100"});

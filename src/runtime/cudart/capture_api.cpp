@@ -9,7 +9,7 @@ using namespace lockstep::runtime;
 
 namespace {
 
-cudaError_t invalid() { return process_runtime().record(cudaErrorInvalidValue); }
+cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
 // The legacy default stream synchronizes with every blocking stream, so it cannot capture.
 bool is_legacy_stream(cudaStream_t stream) { return stream == nullptr || stream == cudaStreamLegacy; }
@@ -17,14 +17,14 @@ bool is_legacy_stream(cudaStream_t stream) { return stream == nullptr || stream 
 }  // namespace
 
 extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  Runtime& r = process_runtime();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
-  if (is_legacy_stream(stream)) return r.record(cudaErrorStreamCaptureUnsupported);
+  const RuntimeHandle r = process_runtime();
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  if (is_legacy_stream(stream)) return r->record(cudaErrorStreamCaptureUnsupported);
   if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
       mode != cudaStreamCaptureModeRelaxed)
     return invalid();
-  if (r.capturing(stream)) return r.record(cudaErrorIllegalState);
-  return guarded([&] { return r.record(r.captures().begin(stream, mode, r.graph_table().create())); });
+  if (r->capturing(stream)) return r->record(cudaErrorIllegalState);
+  return guarded([&] { return r->record(r->captures().begin(stream, mode, r->graph_table().create())); });
 }
 
 extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
@@ -32,19 +32,19 @@ extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStre
 }
 
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
-  Runtime& r = process_runtime();
+  const RuntimeHandle r = process_runtime();
   if (pGraph == nullptr) return invalid();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
     Graph* graph = nullptr;
-    const cudaError_t e = r.captures().end(stream, graph);
+    const cudaError_t e = r->captures().end(stream, graph);
     *pGraph = nullptr;
     if (e == cudaSuccess) {
       *pGraph = graph_handle(*graph);
       return cudaSuccess;
     }
-    if (graph != nullptr) r.graph_table().destroy(graph);  // an invalidated or unjoined capture
-    return r.record(e);
+    if (graph != nullptr) r->graph_table().destroy(graph);  // an invalidated or unjoined capture
+    return r->record(e);
   });
 }
 
@@ -53,10 +53,10 @@ extern "C" cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_
 }
 
 extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
-  Runtime& r = process_runtime();
+  const RuntimeHandle r = process_runtime();
   if (pCaptureStatus == nullptr) return invalid();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
-  *pCaptureStatus = r.captures().status(stream);
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  *pCaptureStatus = r->captures().status(stream);
   return cudaSuccess;
 }
 
@@ -69,19 +69,19 @@ extern "C" cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamC
                                                 unsigned long long* id_out, cudaGraph_t* graph_out,
                                                 const cudaGraphNode_t** dependencies_out,
                                                 const cudaGraphEdgeData** edgeData_out, size_t* numDependencies_out) {
-  Runtime& r = process_runtime();
+  const RuntimeHandle r = process_runtime();
   if (captureStatus_out == nullptr || (edgeData_out != nullptr && dependencies_out == nullptr)) return invalid();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
-  *captureStatus_out = r.captures().status(stream);
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  *captureStatus_out = r->captures().status(stream);
   unsigned long long id = 0;
-  const CaptureSequence* s = r.captures().sequence(stream, &id);
+  const CaptureSequence* s = r->captures().sequence(stream, &id);
   if (s == nullptr) return cudaSuccess;
   if (id_out != nullptr) *id_out = id;
   if (graph_out != nullptr) *graph_out = graph_handle(*s->graph);
-  const std::vector<void*>& deps = r.captures().dependencies(stream);
+  const std::vector<void*>& deps = r->captures().dependencies(stream);
   // The node handles are the addresses the stream state holds (cudaGraphNode_t values).
   if (dependencies_out != nullptr) *dependencies_out = reinterpret_cast<const cudaGraphNode_t*>(deps.data());
-  if (edgeData_out != nullptr) *edgeData_out = r.captures().default_edge_data(deps.size());
+  if (edgeData_out != nullptr) *edgeData_out = r->captures().default_edge_data(deps.size());
   if (numDependencies_out != nullptr) *numDependencies_out = deps.size();
   return cudaSuccess;
 }
@@ -100,16 +100,16 @@ extern "C" cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode
   if (*mode != cudaStreamCaptureModeGlobal && *mode != cudaStreamCaptureModeThreadLocal &&
       *mode != cudaStreamCaptureModeRelaxed)
     return invalid();
-  *mode = process_runtime().captures().exchange_mode(*mode);
+  *mode = process_runtime()->captures().exchange_mode(*mode);
   return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
-  Runtime& r = process_runtime();
+  const RuntimeHandle r = process_runtime();
   if (fn == nullptr) return invalid();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
-  if (r.capturing(stream)) return guarded([&] { return r.capture(stream, HostNodeOp{fn, userData}); });
-  if (r.sticky() != cudaSuccess) return r.sticky();
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  if (r->capturing(stream)) return guarded([&] { return r->capture(stream, HostNodeOp{fn, userData}); });
+  if (r->sticky() != cudaSuccess) return r->sticky();
   fn(userData);
   return cudaSuccess;
 }
@@ -121,14 +121,14 @@ extern "C" cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t
 // Stream callbacks cannot be captured (CUDA refuses them too; cudaLaunchHostFunc can be).
 extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
                                              unsigned int flags) {
-  Runtime& r = process_runtime();
+  const RuntimeHandle r = process_runtime();
   if (callback == nullptr || flags != 0) return invalid();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
-  if (r.capturing(stream)) {
-    r.captures().invalidate(stream);
-    return r.record(cudaErrorStreamCaptureUnsupported);
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  if (r->capturing(stream)) {
+    r->captures().invalidate(stream);
+    return r->record(cudaErrorStreamCaptureUnsupported);
   }
-  callback(stream, r.sticky(), userData);
+  callback(stream, r->sticky(), userData);
   return cudaSuccess;
 }
 

@@ -8,7 +8,7 @@ using lockstep::runtime::process_runtime;
 extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                    size_t sharedMem, cudaStream_t /*stream*/) {
   return guarded([&] {
-    return process_runtime().launch_cooperative(func, lockstep::Dim3{gridDim.x, gridDim.y, gridDim.z},
+    return process_runtime()->launch_cooperative(func, lockstep::Dim3{gridDim.x, gridDim.y, gridDim.z},
                                                 lockstep::Dim3{blockDim.x, blockDim.y, blockDim.z}, args,
                                                 sharedMem);
   });

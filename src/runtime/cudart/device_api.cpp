@@ -13,17 +13,17 @@ constexpr int kCudaVersion = 13000;
 }  // namespace
 
 extern "C" cudaError_t cudaGetDeviceCount(int* count) {
-  if (count == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (count == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
   *count = 1;
   return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaSetDevice(int device) {
-  return device == 0 ? cudaSuccess : process_runtime().record(cudaErrorInvalidDevice);
+  return device == 0 ? cudaSuccess : process_runtime()->record(cudaErrorInvalidDevice);
 }
 
 extern "C" cudaError_t cudaGetDevice(int* device) {
-  if (device == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (device == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
   *device = 0;
   return cudaSuccess;
 }
@@ -31,24 +31,24 @@ extern "C" cudaError_t cudaGetDevice(int* device) {
 extern "C" cudaError_t cudaSetDeviceFlags(unsigned int /*flags*/) { return cudaSuccess; }
 
 extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (prop == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  if (device != 0) return process_runtime().record(cudaErrorInvalidDevice);
-  lockstep::runtime::fill_properties(process_runtime().preset(), process_runtime().warp_size(), *prop);
+  if (prop == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  if (device != 0) return process_runtime()->record(cudaErrorInvalidDevice);
+  lockstep::runtime::fill_properties(process_runtime()->preset(), process_runtime()->warp_size(), *prop);
   return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (value == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  if (device != 0) return process_runtime().record(cudaErrorInvalidDevice);
+  if (value == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  if (device != 0) return process_runtime()->record(cudaErrorInvalidDevice);
   const std::optional<int> v =
-      lockstep::runtime::device_attribute(process_runtime().preset(), process_runtime().warp_size(), attr);
-  if (!v) return process_runtime().record(cudaErrorInvalidValue);
+      lockstep::runtime::device_attribute(process_runtime()->preset(), process_runtime()->warp_size(), attr);
+  if (!v) return process_runtime()->record(cudaErrorInvalidValue);
   *value = *v;
   return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaDriverGetVersion(int* version) {
-  if (version == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (version == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
   *version = kCudaVersion;
   return cudaSuccess;
 }
@@ -57,27 +57,27 @@ extern "C" cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGe
 
 // Every kernel runs to completion at launch, so synchronizing only reports the sticky error.
 extern "C" cudaError_t cudaDeviceSynchronize() {
-  if (cudaError_t e = process_runtime().check_capture_allows("cudaDeviceSynchronize"); e != cudaSuccess) return e;
-  return process_runtime().sticky();
+  if (cudaError_t e = process_runtime()->check_capture_allows("cudaDeviceSynchronize"); e != cudaSuccess) return e;
+  return process_runtime()->sticky();
 }
 
 extern "C" cudaError_t cudaDeviceReset() {
-  process_runtime().reset();
+  process_runtime()->reset();
   return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
-  if (attr == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  return lockstep::runtime::guarded([&] { return process_runtime().kernel_attributes(func, *attr); });
+  if (attr == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  return lockstep::runtime::guarded([&] { return process_runtime()->kernel_attributes(func, *attr); });
 }
 
 // The dynamic shared memory limit is enforced at launch; the other attributes are hints.
 extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
-  return lockstep::runtime::guarded([&] { return process_runtime().set_kernel_attribute(func, attr, value); });
+  return lockstep::runtime::guarded([&] { return process_runtime()->set_kernel_attribute(func, attr, value); });
 }
 
 extern "C" cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache /*cacheConfig*/) {
-  return process_runtime().knows_kernel(func) ? cudaSuccess : process_runtime().record(cudaErrorInvalidDeviceFunction);
+  return process_runtime()->knows_kernel(func) ? cudaSuccess : process_runtime()->record(cudaErrorInvalidDeviceFunction);
 }
 
 extern "C" cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache /*cacheConfig*/) { return cudaSuccess; }

@@ -40,9 +40,9 @@ const char* description(cudaError_t e) {
 
 }  // namespace
 
-extern "C" cudaError_t cudaGetLastError() { return process_runtime().take_last_error(); }
+extern "C" cudaError_t cudaGetLastError() { return process_runtime()->take_last_error(); }
 
-extern "C" cudaError_t cudaPeekAtLastError() { return process_runtime().peek_last_error(); }
+extern "C" cudaError_t cudaPeekAtLastError() { return process_runtime()->peek_last_error(); }
 
 extern "C" const char* cudaGetErrorName(cudaError_t error) {
   for (const ErrorName& n : kErrorNames)

@@ -12,29 +12,29 @@ namespace {
 
 Dim3 to_dim3(dim3 d) { return Dim3{d.x, d.y, d.z}; }
 
-cudaError_t invalid() { return process_runtime().record(cudaErrorInvalidValue); }
+cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
 }  // namespace
 
 extern "C" cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
   if (pGraph == nullptr || flags != 0) return invalid();
   return guarded([&] {
-    *pGraph = graph_handle(process_runtime().graph_table().create());
+    *pGraph = graph_handle(process_runtime()->graph_table().create());
     return cudaSuccess;
   });
 }
 
 // A graph a stream captures into lives until cudaStreamEndCapture.
 extern "C" cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  if (process_runtime().captures().targets(graph)) return invalid();
-  return process_runtime().graph_table().destroy(graph) ? cudaSuccess : invalid();
+  if (process_runtime()->captures().targets(graph)) return invalid();
+  return process_runtime()->graph_table().destroy(graph) ? cudaSuccess : invalid();
 }
 
 extern "C" cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
-  Graph* original = process_runtime().graph_table().graph(originalGraph);
+  Graph* original = process_runtime()->graph_table().graph(originalGraph);
   if (pGraphClone == nullptr || original == nullptr) return invalid();
   return guarded([&] {
-    *pGraphClone = graph_handle(process_runtime().graph_table().clone(*original));
+    *pGraphClone = graph_handle(process_runtime()->graph_table().clone(*original));
     return cudaSuccess;
   });
 }
@@ -46,7 +46,7 @@ extern "C" cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaG
   return guarded([&] {
     const cudaKernelNodeParams& p = *pNodeParams;
     KernelNodeOp op;
-    if (cudaError_t e = process_runtime().kernel_node(op, p.func, to_dim3(p.gridDim), to_dim3(p.blockDim),
+    if (cudaError_t e = process_runtime()->kernel_node(op, p.func, to_dim3(p.gridDim), to_dim3(p.blockDim),
                                                       p.sharedMemBytes, p.kernelParams, p.extra);
         e != cudaSuccess)
       return e;
@@ -59,7 +59,7 @@ extern "C" cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaG
                                               const cudaMemcpy3DParms* pCopyParams) {
   if (pCopyParams == nullptr) return invalid();
   if (pCopyParams->srcArray != nullptr || pCopyParams->dstArray != nullptr) {
-    process_runtime().report_unsupported("cudaGraphAddMemcpyNode with a CUDA array");
+    process_runtime()->report_unsupported("cudaGraphAddMemcpyNode with a CUDA array");
     return cudaErrorNotSupported;
   }
   return guarded([&] {
@@ -104,7 +104,7 @@ extern "C" cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGr
 extern "C" cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                                   cudaGraph_t childGraph) {
-  Graph* child = process_runtime().graph_table().graph(childGraph);
+  Graph* child = process_runtime()->graph_table().graph(childGraph);
   if (child == nullptr || childGraph == graph) return invalid();
   if (!child->topological_order()) return invalid();  // a cycle could never run
   return guarded([&] {
@@ -136,13 +136,13 @@ extern "C" cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* pGraphNode, cu
 extern "C" cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                                 const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData,
                                                 size_t numDependencies) {
-  Runtime& r = process_runtime();
-  Graph* g = r.graph_table().graph(graph);
+  const RuntimeHandle r = process_runtime();
+  Graph* g = r->graph_table().graph(graph);
   if (g == nullptr || (numDependencies > 0 && (from == nullptr || to == nullptr))) return invalid();
   for (size_t i = 0; edgeData != nullptr && i < numDependencies; ++i) {
     const cudaGraphEdgeData& d = edgeData[i];
     if (d.from_port != 0 || d.to_port != 0 || d.type != cudaGraphDependencyTypeDefault) {
-      r.report_unsupported("cudaGraphAddDependencies with edge data");
+      r->report_unsupported("cudaGraphAddDependencies with edge data");
       return cudaErrorNotSupported;
     }
   }
@@ -151,8 +151,8 @@ extern "C" cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGra
   for (size_t i = 0; i < numDependencies; ++i) {
     Graph* owner_from = nullptr;
     Graph* owner_to = nullptr;
-    GraphNode* a = r.graph_table().node(from[i], &owner_from);
-    GraphNode* b = r.graph_table().node(to[i], &owner_to);
+    GraphNode* a = r->graph_table().node(from[i], &owner_from);
+    GraphNode* b = r->graph_table().node(to[i], &owner_to);
     if (a == nullptr || b == nullptr || owner_from != g || owner_to != g || a == b) return invalid();
     const std::pair<size_t, size_t> edge{a->index, b->index};
     const auto& existing = g->edges();

@@ -9,20 +9,20 @@ using namespace lockstep::runtime;
 
 namespace {
 
-cudaError_t invalid() { return process_runtime().record(cudaErrorInvalidValue); }
+cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
 cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
-  Runtime& r = process_runtime();
-  Graph* g = r.graph_table().graph(graph);
+  const RuntimeHandle r = process_runtime();
+  Graph* g = r->graph_table().graph(graph);
   if (pGraphExec == nullptr || g == nullptr) return invalid();
   if ((flags & cudaGraphInstantiateFlagDeviceLaunch) != 0) {
-    r.report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
+    r->report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
     return cudaErrorNotSupported;
   }
   // Auto-free, upload and node priorities change nothing when every node runs at launch.
-  GraphExec* exec = r.graph_table().instantiate(*g, flags);
+  GraphExec* exec = r->graph_table().instantiate(*g, flags);
   if (exec == nullptr) {
-    r.print("cudaGraphInstantiate: the graph has a cycle");
+    r->print("cudaGraphInstantiate: the graph has a cycle");
     return invalid();
   }
   *pGraphExec = exec_handle(*exec);
@@ -71,11 +71,11 @@ extern "C" cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t* pGra
 }
 
 extern "C" cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
-  return process_runtime().graph_table().destroy_exec(graphExec) ? cudaSuccess : invalid();
+  return process_runtime()->graph_table().destroy_exec(graphExec) ? cudaSuccess : invalid();
 }
 
 extern "C" cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long* flags) {
-  GraphExec* exec = process_runtime().graph_table().exec(graphExec);
+  GraphExec* exec = process_runtime()->graph_table().exec(graphExec);
   if (exec == nullptr || flags == nullptr) return invalid();
   *flags = exec->flags & ~static_cast<unsigned long long>(cudaGraphInstantiateFlagUpload);
   return cudaSuccess;
@@ -83,13 +83,14 @@ extern "C" cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned
 
 // Launched into a capturing stream, the graph becomes a child-graph node of the capture.
 extern "C" cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  Runtime& r = process_runtime();
-  GraphExec* exec = r.graph_table().exec(graphExec);
+  const RuntimeHandle r = process_runtime();
+  GraphExec* exec = r->graph_table().exec(graphExec);
   if (exec == nullptr) return invalid();
-  if (!r.is_stream(stream)) return r.record(cudaErrorInvalidResourceHandle);
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
-    if (r.capturing(stream)) return r.capture(stream, ChildGraphNodeOp{std::make_shared<const Graph>(exec->graph)});
-    return r.run_graph(exec->graph, exec->order);
+    if (r->capturing(stream)) return r->capture(stream, ChildGraphNodeOp{std::make_shared<const Graph>(exec->graph)});
+    r->assign_conditional_defaults(*exec);
+    return r->run_graph(exec->graph, exec->order);
   });
 }
 
@@ -99,8 +100,8 @@ extern "C" cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStrea
 
 // Nothing to upload: the graph's nodes run from host memory at launch.
 extern "C" cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  if (process_runtime().graph_table().exec(graphExec) == nullptr) return invalid();
-  if (!process_runtime().is_stream(stream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
+  if (process_runtime()->graph_table().exec(graphExec) == nullptr) return invalid();
+  if (!process_runtime()->is_stream(stream)) return process_runtime()->record(cudaErrorInvalidResourceHandle);
   return cudaSuccess;
 }
 
@@ -115,7 +116,7 @@ extern "C" cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphEx
   if (k == nullptr || pNodeParams == nullptr) return invalid();
   return guarded([&] {
     const cudaKernelNodeParams& p = *pNodeParams;
-    return process_runtime().kernel_node(*k, p.func, Dim3{p.gridDim.x, p.gridDim.y, p.gridDim.z},
+    return process_runtime()->kernel_node(*k, p.func, Dim3{p.gridDim.x, p.gridDim.y, p.gridDim.z},
                                          Dim3{p.blockDim.x, p.blockDim.y, p.blockDim.z}, p.sharedMemBytes,
                                          p.kernelParams, p.extra);
   });
@@ -124,14 +125,14 @@ extern "C" cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphEx
 // Takes every node's parameters from `hGraph` when it has the executable graph's topology.
 extern "C" cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                            cudaGraphExecUpdateResultInfo* resultInfo) {
-  Runtime& r = process_runtime();
-  GraphExec* exec = r.graph_table().exec(hGraphExec);
-  Graph* updated = r.graph_table().graph(hGraph);
+  const RuntimeHandle r = process_runtime();
+  GraphExec* exec = r->graph_table().exec(hGraphExec);
+  Graph* updated = r->graph_table().graph(hGraph);
   if (exec == nullptr || updated == nullptr) return invalid();
   cudaGraphExecUpdateResult why = cudaGraphExecUpdateSuccess;
   const bool ok = same_topology(exec->graph, *updated, why);
   if (resultInfo != nullptr) *resultInfo = cudaGraphExecUpdateResultInfo{why, nullptr, nullptr};
-  if (!ok) return r.record(cudaErrorGraphExecUpdateFailure);
+  if (!ok) return r->record(cudaErrorGraphExecUpdateFailure);
   return guarded([&] {
     for (size_t i = 0; i < updated->size(); ++i) exec->graph.node(i).op = updated->node(i).op;
     return cudaSuccess;

@@ -40,7 +40,8 @@ inline bool valid_memset(const cudaMemsetParams& p) {
 // it records an operation of type T; nullptr otherwise.
 template <class T>
 T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
-  GraphTable& table = process_runtime().graph_table();
+  const RuntimeHandle r = process_runtime();
+  GraphTable& table = r->graph_table();
   GraphExec* e = table.exec(exec);
   Graph* owner = nullptr;
   GraphNode* original = table.node(node, &owner);
@@ -51,13 +52,13 @@ T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
 // Adds a node to `graph` after `dependencies`; *node receives its handle.
 inline cudaError_t add_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                   size_t count, NodeOp op) {
-  Runtime& r = process_runtime();
-  Graph* g = r.graph_table().graph(graph);
-  if (node == nullptr || g == nullptr || (count > 0 && dependencies == nullptr)) return r.record(cudaErrorInvalidValue);
+  const RuntimeHandle r = process_runtime();
+  Graph* g = r->graph_table().graph(graph);
+  if (node == nullptr || g == nullptr || (count > 0 && dependencies == nullptr)) return r->record(cudaErrorInvalidValue);
   GraphNode* added = nullptr;
-  if (cudaError_t e = r.graph_table().add_node(*g, std::move(op), node_list(dependencies, count), added);
+  if (cudaError_t e = r->graph_table().add_node(*g, std::move(op), node_list(dependencies, count), added);
       e != cudaSuccess)
-    return r.record(e);
+    return r->record(e);
   *node = node_handle(*added);
   return cudaSuccess;
 }

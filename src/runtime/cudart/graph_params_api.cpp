@@ -9,18 +9,18 @@ using namespace lockstep::runtime;
 
 namespace {
 
-cudaError_t invalid() { return process_runtime().record(cudaErrorInvalidValue); }
+cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
 template <class T>
 T* node_op(cudaGraphNode_t handle) {
-  GraphNode* node = process_runtime().graph_table().node(handle);
+  GraphNode* node = process_runtime()->graph_table().node(handle);
   return node == nullptr ? nullptr : std::get_if<T>(&node->op);
 }
 
 cudaError_t set_memcpy(MemcpyNodeOp* op, const cudaMemcpy3DParms* p) {
   if (op == nullptr || p == nullptr) return invalid();
   if (p->srcArray != nullptr || p->dstArray != nullptr) {
-    process_runtime().report_unsupported("cudaGraphMemcpyNodeSetParams with a CUDA array");
+    process_runtime()->report_unsupported("cudaGraphMemcpyNodeSetParams with a CUDA array");
     return cudaErrorNotSupported;
   }
   op->params = *p;
@@ -123,7 +123,7 @@ extern "C" cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraph
 extern "C" cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                                    const cudaGraphNode_t* to, const cudaGraphEdgeData* /*edgeData*/,
                                                    size_t numDependencies) {
-  GraphTable& table = process_runtime().graph_table();
+  GraphTable& table = process_runtime()->graph_table();
   Graph* g = table.graph(graph);
   if (g == nullptr || (numDependencies > 0 && (from == nullptr || to == nullptr))) return invalid();
   std::vector<std::pair<size_t, size_t>> edges;  // all checked before any is removed

@@ -7,18 +7,18 @@ using namespace lockstep::runtime;
 
 namespace {
 
-cudaError_t invalid() { return process_runtime().record(cudaErrorInvalidValue); }
+cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
 // The node behind `handle` when it records an operation of type T; nullptr otherwise.
 template <class T>
 T* node_op(cudaGraphNode_t handle) {
-  GraphNode* node = process_runtime().graph_table().node(handle);
+  GraphNode* node = process_runtime()->graph_table().node(handle);
   return node == nullptr ? nullptr : std::get_if<T>(&node->op);
 }
 
 cudaError_t list_nodes(cudaGraphNode_t handle, cudaGraphNode_t* nodes, size_t* count, bool dependencies) {
   Graph* g = nullptr;
-  GraphNode* node = process_runtime().graph_table().node(handle, &g);
+  GraphNode* node = process_runtime()->graph_table().node(handle, &g);
   if (node == nullptr || count == nullptr) return invalid();
   const std::vector<size_t> list = dependencies ? g->dependencies(node->index) : g->dependents(node->index);
   fill_list<cudaGraphNode_t>(nodes, count, list.size(), [&](size_t i) { return node_handle(g->node(list[i])); },
@@ -29,14 +29,14 @@ cudaError_t list_nodes(cudaGraphNode_t handle, cudaGraphNode_t* nodes, size_t* c
 }  // namespace
 
 extern "C" cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* numNodes) {
-  Graph* g = process_runtime().graph_table().graph(graph);
+  Graph* g = process_runtime()->graph_table().graph(graph);
   if (g == nullptr || numNodes == nullptr) return invalid();
   fill_list<cudaGraphNode_t>(nodes, numNodes, g->size(), [&](size_t i) { return node_handle(g->node(i)); }, nullptr);
   return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* pRootNodes, size_t* pNumRootNodes) {
-  Graph* g = process_runtime().graph_table().graph(graph);
+  Graph* g = process_runtime()->graph_table().graph(graph);
   if (g == nullptr || pNumRootNodes == nullptr) return invalid();
   const std::vector<size_t> roots = g->roots();
   fill_list<cudaGraphNode_t>(pRootNodes, pNumRootNodes, roots.size(),
@@ -47,7 +47,7 @@ extern "C" cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t*
 // Every edge carries default edge data (cudaGraphAddDependencies refuses any other).
 extern "C" cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
                                          cudaGraphEdgeData* edgeData, size_t* numEdges) {
-  Graph* g = process_runtime().graph_table().graph(graph);
+  Graph* g = process_runtime()->graph_table().graph(graph);
   if (g == nullptr || numEdges == nullptr || (from == nullptr) != (to == nullptr)) return invalid();
   if (edgeData != nullptr && from == nullptr) return invalid();
   const auto& edges = g->edges();
@@ -78,7 +78,7 @@ extern "C" cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cuda
 }
 
 extern "C" cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* pType) {
-  GraphNode* n = process_runtime().graph_table().node(node);
+  GraphNode* n = process_runtime()->graph_table().node(node);
   if (n == nullptr || pType == nullptr) return invalid();
   *pType = node_type(n->op);
   return cudaSuccess;
@@ -102,7 +102,7 @@ extern "C" cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const 
   if (k == nullptr || pNodeParams == nullptr) return invalid();
   return guarded([&] {
     const cudaKernelNodeParams& p = *pNodeParams;
-    return process_runtime().kernel_node(*k, p.func, Dim3{p.gridDim.x, p.gridDim.y, p.gridDim.z},
+    return process_runtime()->kernel_node(*k, p.func, Dim3{p.gridDim.x, p.gridDim.y, p.gridDim.z},
                                          Dim3{p.blockDim.x, p.blockDim.y, p.blockDim.z}, p.sharedMemBytes,
                                          p.kernelParams, p.extra);
   });

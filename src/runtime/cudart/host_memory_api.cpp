@@ -4,48 +4,52 @@
 #include "cudart/process_runtime.h"
 
 using lockstep::runtime::guarded;
+using lockstep::runtime::RuntimeHandle;
 using lockstep::runtime::process_runtime;
 
 extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
-  return guarded([&] { return process_runtime().malloc_host(pHost, size, flags); });
+  return guarded([&] { return process_runtime()->malloc_host(pHost, size, flags); });
 }
 
 extern "C" cudaError_t cudaMallocHost(void** ptr, size_t size) { return cudaHostAlloc(ptr, size, cudaHostAllocDefault); }
 
 extern "C" cudaError_t cudaFreeHost(void* ptr) {
-  return guarded([&] { return process_runtime().free_host(ptr); });
+  return guarded([&] { return process_runtime()->free_host(ptr); });
 }
 
 extern "C" cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
-  return guarded([&] { return process_runtime().host_register(ptr, size, flags); });
+  return guarded([&] { return process_runtime()->host_register(ptr, size, flags); });
 }
 
 extern "C" cudaError_t cudaHostUnregister(void* ptr) {
-  return guarded([&] { return process_runtime().host_unregister(ptr); });
+  return guarded([&] { return process_runtime()->host_unregister(ptr); });
 }
 
 extern "C" cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
-  return guarded([&] { return process_runtime().host_device_pointer(pDevice, pHost, flags); });
+  return guarded([&] { return process_runtime()->host_device_pointer(pDevice, pHost, flags); });
 }
 
 extern "C" cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
-  if (pFlags == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  return process_runtime().host_flags(pHost, *pFlags);
+  if (pFlags == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  return process_runtime()->host_flags(pHost, *pFlags);
 }
 
 extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
-  if (attributes == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  return process_runtime().pointer_attributes(ptr, *attributes);
+  if (attributes == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  return process_runtime()->pointer_attributes(ptr, *attributes);
 }
 
 extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
-  if (!process_runtime().is_stream(stream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
-  if (process_runtime().capturing(stream)) {  // would be a memory-allocation node (capture_api.cpp)
-    process_runtime().captures().invalidate(stream);
-    process_runtime().report_unsupported("cudaMallocAsync during stream capture");
+  if (!process_runtime()->is_stream(stream)) return process_runtime()->record(cudaErrorInvalidResourceHandle);
+  if (process_runtime()->capturing(stream)) {  // would be a memory-allocation node (capture_api.cpp)
+    process_runtime()->captures().invalidate(stream);
+    process_runtime()->report_unsupported("cudaMallocAsync during stream capture");
     return cudaErrorNotSupported;
   }
-  return guarded([&] { return process_runtime().malloc(devPtr, size); });
+  return guarded([&] {
+    const RuntimeHandle r = process_runtime();
+    return r->malloc_from_pool(devPtr, size, r->mem_pools().current_pool(), stream);
+  });
 }
 
 extern "C" cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream) {
@@ -53,13 +57,13 @@ extern "C" cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStre
 }
 
 extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
-  if (!process_runtime().is_stream(stream)) return process_runtime().record(cudaErrorInvalidResourceHandle);
-  if (process_runtime().capturing(stream)) {  // would be a memory-free node (capture_api.cpp)
-    process_runtime().captures().invalidate(stream);
-    process_runtime().report_unsupported("cudaFreeAsync during stream capture");
+  if (!process_runtime()->is_stream(stream)) return process_runtime()->record(cudaErrorInvalidResourceHandle);
+  if (process_runtime()->capturing(stream)) {  // would be a memory-free node (capture_api.cpp)
+    process_runtime()->captures().invalidate(stream);
+    process_runtime()->report_unsupported("cudaFreeAsync during stream capture");
     return cudaErrorNotSupported;
   }
-  return guarded([&] { return process_runtime().free(devPtr); });
+  return guarded([&] { return process_runtime()->free(devPtr); });
 }
 
 extern "C" cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) { return cudaFreeAsync(devPtr, stream); }

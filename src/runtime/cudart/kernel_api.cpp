@@ -9,7 +9,7 @@ using lockstep::runtime::process_runtime;
 // scheduling hints for a functional engine that runs each launch to completion in order;
 // cudaLaunchAttributeCooperative makes it a cooperative launch.
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
-  if (config == nullptr) return process_runtime().record(cudaErrorInvalidValue);
+  if (config == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
   for (unsigned i = 0; config->attrs != nullptr && i < config->numAttrs; ++i) {
     if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative != 0)
       return cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
@@ -25,8 +25,8 @@ extern "C" cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config
 extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
                                                                                int blockSize, size_t dynamicSMemSize,
                                                                                unsigned int /*flags*/) {
-  if (numBlocks == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-  return guarded([&] { return process_runtime().occupancy(*numBlocks, func, blockSize, dynamicSMemSize); });
+  if (numBlocks == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  return guarded([&] { return process_runtime()->occupancy(*numBlocks, func, blockSize, dynamicSMemSize); });
 }
 
 extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,

@@ -7,34 +7,34 @@ using lockstep::runtime::process_runtime;
 
 extern "C" cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, size_t width,
                                        size_t height, unsigned int flags) {
-  return guarded([&] { return process_runtime().malloc_array(array, desc, cudaExtent{width, height, 0}, flags); });
+  return guarded([&] { return process_runtime()->malloc_array(array, desc, cudaExtent{width, height, 0}, flags); });
 }
 
 extern "C" cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
                                          unsigned int flags) {
-  return guarded([&] { return process_runtime().malloc_array(array, desc, extent, flags); });
+  return guarded([&] { return process_runtime()->malloc_array(array, desc, extent, flags); });
 }
 
 extern "C" cudaError_t cudaFreeArray(cudaArray_t array) {
-  return guarded([&] { return process_runtime().free_array(array); });
+  return guarded([&] { return process_runtime()->free_array(array); });
 }
 
 extern "C" cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned int* flags,
                                         cudaArray_t array) {
-  return guarded([&] { return process_runtime().array_info(desc, extent, flags, array); });
+  return guarded([&] { return process_runtime()->array_info(desc, extent, flags, array); });
 }
 
 extern "C" cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc* desc, cudaArray_const_t array) {
   return guarded([&] {
-    if (desc == nullptr) return process_runtime().record(cudaErrorInvalidValue);
-    return process_runtime().array_info(desc, nullptr, nullptr, const_cast<cudaArray_t>(array));
+    if (desc == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+    return process_runtime()->array_info(desc, nullptr, nullptr, const_cast<cudaArray_t>(array));
   });
 }
 
 extern "C" cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
                                            size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) {
   return guarded(
-      [&] { return process_runtime().copy_to_array(dst, wOffset, hOffset, src, spitch, width, height, kind); });
+      [&] { return process_runtime()->copy_to_array(dst, wOffset, hOffset, src, spitch, width, height, kind); });
 }
 
 extern "C" cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
@@ -46,7 +46,7 @@ extern "C" cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
 extern "C" cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
                                              size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind) {
   return guarded(
-      [&] { return process_runtime().copy_from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind); });
+      [&] { return process_runtime()->copy_from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind); });
 }
 
 extern "C" cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
@@ -62,7 +62,7 @@ namespace {
 bool rows_of(cudaArray_const_t array, size_t w_offset, size_t count, size_t& width, size_t& height) {
   cudaExtent extent{};
   cudaChannelFormatDesc desc{};
-  if (process_runtime().array_info(&desc, &extent, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess)
+  if (process_runtime()->array_info(&desc, &extent, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess)
     return false;
   const size_t channels = (desc.x != 0) + (desc.y != 0) + (desc.z != 0) + (desc.w != 0);
   const size_t row = extent.width * channels * static_cast<size_t>(desc.x) / 8;
@@ -81,8 +81,8 @@ cudaError_t copy_to_array_1d(cudaArray_t dst, size_t wOffset, size_t hOffset, co
                              cudaMemcpyKind kind) {
   return guarded([&] {
     size_t width = 0, height = 0;
-    if (!rows_of(dst, wOffset, count, width, height)) return process_runtime().record(cudaErrorInvalidValue);
-    return process_runtime().copy_to_array(dst, wOffset, hOffset, src, width, width, height, kind);
+    if (!rows_of(dst, wOffset, count, width, height)) return process_runtime()->record(cudaErrorInvalidValue);
+    return process_runtime()->copy_to_array(dst, wOffset, hOffset, src, width, width, height, kind);
   });
 }
 
@@ -90,8 +90,8 @@ cudaError_t copy_from_array_1d(void* dst, cudaArray_const_t src, size_t wOffset,
                                cudaMemcpyKind kind) {
   return guarded([&] {
     size_t width = 0, height = 0;
-    if (!rows_of(src, wOffset, count, width, height)) return process_runtime().record(cudaErrorInvalidValue);
-    return process_runtime().copy_from_array(dst, width, src, wOffset, hOffset, width, height, kind);
+    if (!rows_of(src, wOffset, count, width, height)) return process_runtime()->record(cudaErrorInvalidValue);
+    return process_runtime()->copy_from_array(dst, width, src, wOffset, hOffset, width, height, kind);
   });
 }
 
@@ -121,29 +121,29 @@ extern "C" cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, 
                                                const cudaTextureDesc* pTexDesc,
                                                const cudaResourceViewDesc* pResViewDesc) {
   return guarded(
-      [&] { return process_runtime().create_texture_object(pTexObject, pResDesc, pTexDesc, pResViewDesc); });
+      [&] { return process_runtime()->create_texture_object(pTexObject, pResDesc, pTexDesc, pResViewDesc); });
 }
 
 extern "C" cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
-  return guarded([&] { return process_runtime().destroy_texture_object(texObject); });
+  return guarded([&] { return process_runtime()->destroy_texture_object(texObject); });
 }
 
 extern "C" cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* pResDesc, cudaTextureObject_t texObject) {
-  return guarded([&] { return process_runtime().texture_object_resource(pResDesc, texObject); });
+  return guarded([&] { return process_runtime()->texture_object_resource(pResDesc, texObject); });
 }
 
 extern "C" cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* pTexDesc, cudaTextureObject_t texObject) {
-  return guarded([&] { return process_runtime().texture_object_description(pTexDesc, texObject); });
+  return guarded([&] { return process_runtime()->texture_object_description(pTexDesc, texObject); });
 }
 
 extern "C" cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const cudaResourceDesc* pResDesc) {
-  return guarded([&] { return process_runtime().create_surface_object(pSurfObject, pResDesc); });
+  return guarded([&] { return process_runtime()->create_surface_object(pSurfObject, pResDesc); });
 }
 
 extern "C" cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
-  return guarded([&] { return process_runtime().destroy_surface_object(surfObject); });
+  return guarded([&] { return process_runtime()->destroy_surface_object(surfObject); });
 }
 
 extern "C" cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* pResDesc, cudaSurfaceObject_t surfObject) {
-  return guarded([&] { return process_runtime().surface_object_resource(pResDesc, surfObject); });
+  return guarded([&] { return process_runtime()->surface_object_resource(pResDesc, surfObject); });
 }

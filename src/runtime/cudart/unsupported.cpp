@@ -6,7 +6,7 @@ namespace lockstep::runtime {
 
 int unsupported_call(const char* function) noexcept {
   guarded([&] {
-    process_runtime().report_unsupported(function);
+    process_runtime()->report_unsupported(function);
     return cudaErrorNotSupported;
   });
   return cudaErrorNotSupported;
