@@ -3,13 +3,18 @@
 #include <bit>
 
 #include "fmt/format.h"
+#include "func/instruction_effects.h"
 #include "func/step.h"
 
 namespace lockstep::func {
 
 CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions options,
                      const TraceHook* trace)
-    : kernel_(kernel), launch_(launch), options_(std::move(options)), trace_(trace) {}
+    : kernel_(kernel),
+      launch_(launch),
+      options_(std::move(options)),
+      trace_(trace),
+      ends_turn_(shared_memory_flags(kernel)) {}
 
 void CtaRunner::start(CtaState& cta) {
   const uint32_t width = options_.warp_size;
@@ -109,6 +114,7 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   const ExecInst* code = kernel_.code.data();
   uint64_t warp_count = 0, thread_count = 0, write_count = 0;
   [[maybe_unused]] const uint8_t* writes = kCountWrites ? options_.global_writes->data() : nullptr;
+  const uint8_t* ends_turn = ends_turn_.data();
   ir::Pc pc = w.pc;  // of the instruction running: faults are reported there
   try {
     for (uint32_t budget = options_.time_slice; budget != 0 && w.status == Warp::Status::Running; --budget) {
@@ -122,6 +128,7 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       if constexpr (kCountWrites) write_count += m != 0 ? writes[pc] : 0;
       execute(in, w, m);
       ++w.clock;
+      if (ends_turn[pc]) break;
     }
   } catch (FaultException& f) {
     counters.warp_instructions += warp_count;

@@ -1,8 +1,9 @@
 #pragma once
 // Runs the warps of one thread block to completion in the functional model: each warp runs
 // for a time slice (or until it waits at a barrier or exits), then the next warp gets a turn,
-// so warps that wait on each other through memory still make progress. Detects barrier
-// deadlocks.
+// so warps that wait on each other through memory still make progress. A turn also ends after
+// each access of shared or global memory (func/instruction_effects.h: shares_memory), so the
+// warps reach memory in round-robin order as on a GPU. Detects barrier deadlocks.
 #include <array>
 #include <functional>
 #include <memory>
@@ -88,6 +89,7 @@ class CtaRunner {
   LaunchState& launch_;
   RunOptions options_;
   const TraceHook* trace_;
+  std::vector<uint8_t> ends_turn_;  // per PC: a turn ends after this instruction (shares_memory)
   std::vector<Warp> warps_;
   std::vector<std::vector<uint64_t>> registers_;
   std::vector<std::vector<LaneMask>> predicates_;

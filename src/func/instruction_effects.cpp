@@ -48,4 +48,19 @@ std::vector<uint8_t> global_write_flags(const BoundKernel& kernel) {
   return flags;
 }
 
+bool shares_memory(const ir::Instruction& inst) {
+  const std::string& op = inst.opcode;
+  const bool private_space = has_modifier(inst, "local") || has_modifier(inst, "param") ||
+                             has_modifier_starting(inst, "const");
+  if (op == "ld" || op == "ldu" || op == "st" || op == "atom" || op == "red") return !private_space;
+  if (op == "wmma") return has_modifier(inst, "load") || has_modifier(inst, "store");
+  return op == "cp" || op == "mbarrier" || op == "ldmatrix" || op == "stmatrix";
+}
+
+std::vector<uint8_t> shared_memory_flags(const BoundKernel& kernel) {
+  std::vector<uint8_t> flags(kernel.code.size(), 0);
+  for (size_t pc = 0; pc < flags.size(); ++pc) flags[pc] = shares_memory(kernel.program->code[pc]) ? 1 : 0;
+  return flags;
+}
+
 }  // namespace lockstep::func

@@ -23,4 +23,14 @@ bool calls_launch_service(const ir::KernelProgram& program, const ir::Instructio
 // Per PC of `kernel`: 1 when may_write_global, else 0.
 std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
 
+// Loads, stores, atomics and copies of shared, global or generic memory (not local, param or
+// const): the accesses through which the warps of a block see each other's data. The
+// functional model ends a warp's turn after each (CtaRunner), so warps of a block reach memory
+// in round-robin order, as they do on a GPU, and a program whose phases lack a __syncthreads()
+// still reads what the other warps wrote in the phase before.
+bool shares_memory(const ir::Instruction& inst);
+
+// Per PC of `kernel`: 1 when shares_memory, else 0.
+std::vector<uint8_t> shared_memory_flags(const BoundKernel& kernel);
+
 }  // namespace lockstep::func
