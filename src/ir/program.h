@@ -26,8 +26,12 @@ enum class SpecialReg : uint8_t {
   ClusterCtaRank, ClusterNCtaRank, ClusterIdX, ClusterIdY, ClusterIdZ,
   NClusterIdX, NClusterIdY, NClusterIdZ, ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ,
   ClusterNCtaidX, ClusterNCtaidY, ClusterNCtaidZ,
+  // The block's reserved shared-memory region (func/shared_layout.h); ReservedSmemOffset: index 0 or 1.
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmemOffset,
+  AggrSmemSize, CurrentGraphExec, IsExplicitCluster,
+  Pm, Pm64,  // performance-monitor counters %pmN, %pmN_64: index N
   // dynamic:
-  Clock, Clock64, GlobalTimer,
+  Clock, Clock64, GlobalTimer, ClockHi, GlobalTimerLo, GlobalTimerHi,
 };
 inline bool is_dynamic(SpecialReg r) { return r >= SpecialReg::Clock; }
 
