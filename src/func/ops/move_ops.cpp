@@ -171,6 +171,7 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
       }
       case ir::SymbolSpace::Global:
       case ir::SymbolSpace::Shared:
+      case ir::SymbolSpace::KernelParam:  // its offset in the parameter buffer (ld.param [reg])
         break;  // a constant address: handled as a slot below
       default:
         ctx.error(src, "taking the address of '" + src.symbol.name + "' is not supported");
@@ -185,11 +186,16 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
 }
 
 // ---- cvta ------------------------------------------------------------------------------
-template <bool kToGeneric, int kSpace>  // kSpace: 0 global/const/param, 1 shared, 2 local
+// kSpace: 0 global/const, 1 shared, 2 local, 3 kernel parameters (their offsets in the
+// parameter buffer map into kParamWindow, where generic loads read them).
+template <bool kToGeneric, int kSpace>
 void cvta_h(const ExecInst& in, Warp& w) {
   uint64_t* d = w.r(in.d[0]);
   const uint64_t* a = w.r(in.s[0]);
-  constexpr uint64_t window = kSpace == 1 ? kSharedWindow : kSpace == 2 ? kLocalWindow : 0;
+  constexpr uint64_t window = kSpace == 1   ? kSharedWindow
+                              : kSpace == 2 ? kLocalWindow
+                              : kSpace == 3 ? kParamWindow
+                                            : 0;
   const uint64_t mask = in.width == 4 ? 0xffffffffull : ~uint64_t{0};
   for (uint32_t l = 0; l < w.width; ++l) {
     if (!(w.exec >> l & 1)) continue;
@@ -204,7 +210,8 @@ std::optional<ExecInst> bind_cvta(const ir::Instruction& inst, BindContext& ctx)
   uint32_t bytes = 0;
   for (const std::string& m : inst.modifiers) {
     if (m == "to") to = true;
-    else if (m == "global" || m == "const" || m == "param") space = 0;
+    else if (m == "global" || m == "const") space = 0;
+    else if (m == "param" || m == "param::entry") space = 3;
     else if (m == "shared" || m == "shared::cta") space = 1;
     else if (m == "local") space = 2;
     else if (m == "u32") bytes = 4;
@@ -213,9 +220,9 @@ std::optional<ExecInst> bind_cvta(const ir::Instruction& inst, BindContext& ctx)
   }
   if (space < 0 || bytes == 0) ctx.unsupported(inst);
   ctx.expect_operands(inst, 2);
-  static constexpr Handler kHandlers[2][3] = {
-      {cvta_h<false, 0>, cvta_h<false, 1>, cvta_h<false, 2>},
-      {cvta_h<true, 0>, cvta_h<true, 1>, cvta_h<true, 2>}};
+  static constexpr Handler kHandlers[2][4] = {
+      {cvta_h<false, 0>, cvta_h<false, 1>, cvta_h<false, 2>, cvta_h<false, 3>},
+      {cvta_h<true, 0>, cvta_h<true, 1>, cvta_h<true, 2>, cvta_h<true, 3>}};
   const ir::Operand& src = inst.operands[1];
   ExecInst e;
   if (src.kind == ir::Operand::Kind::Symbol &&
