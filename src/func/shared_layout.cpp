@@ -9,7 +9,8 @@ uint32_t align_up(uint32_t value, uint32_t unit) { return (value + unit - 1) / u
 bool reads_reserved_region(const BoundKernel& kernel) {
   using S = ir::SpecialReg;
   for (const SpecialSlot& s : kernel.specials)
-    if (s.reg == S::ReservedSmemBegin || s.reg == S::ReservedSmemEnd || s.reg == S::ReservedSmemOffset) return true;
+    if (s.reg == S::ReservedSmemBegin || s.reg == S::ReservedSmemEnd || s.reg == S::ReservedSmemOffset)
+      return true;
   return false;
 }
 

@@ -54,8 +54,9 @@ uint8_t* Warp::generic(uint64_t addr, uint32_t size, uint32_t align, uint32_t la
   if (addr - kLocalWindow < kWindowSize) return local(addr - kLocalWindow, size, align, lane);
   if (addr - kParamWindow < kWindowSize) {
     if (write)
-      fault(FaultKind::OutOfBounds, lane, addr - kParamWindow, size, "param", "kernel parameters are read only");
-    // Handlers that only read (ld, printf's arguments) get the buffer; nothing writes through it.
+      fault(FaultKind::OutOfBounds, lane, addr - kParamWindow, size, "param",
+            "kernel parameters are read only");
+    // Readers (ld, wmma.load, printf's arguments) get the buffer; every store passes write.
     return const_cast<uint8_t*>(param(addr - kParamWindow, size, align, lane));
   }
   return global(addr, size, align, lane);

@@ -93,7 +93,8 @@ std::optional<SpecialOperand> lookup_special(const std::string& base, const std:
   if (auto n = numbered(base, "%envreg", "", 32)) return SpecialOperand{SpecialReg::EnvReg, *n};
   if (auto n = numbered(base, "%pm", "", 8)) return SpecialOperand{SpecialReg::Pm, *n};
   if (auto n = numbered(base, "%pm", "_64", 8)) return SpecialOperand{SpecialReg::Pm64, *n};
-  if (auto n = numbered(base, "%reserved_smem_offset_", "", 2)) return SpecialOperand{SpecialReg::ReservedSmemOffset, *n};
+  if (auto n = numbered(base, "%reserved_smem_offset_", "", 2))
+    return SpecialOperand{SpecialReg::ReservedSmemOffset, *n};
   return std::nullopt;
 }
 
