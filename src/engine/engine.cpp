@@ -14,6 +14,7 @@
 #include "func/device_memory.h"
 #include "func/grid_runner.h"
 #include "func/kernel_binder.h"
+#include "func/shared_layout.h"
 #include "ir/lower.h"
 #include "ptx/check.h"
 #include "ptx/link.h"
@@ -508,11 +509,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   }
   func::CtaRunner runner(bound, launch, run_options, hook ? &hook : nullptr);
   func::CtaState cta;
-  cta.shared_size = k.static_shared_size;
-  if (k.uses_dynamic_shared || dynamic_shared != 0) {
-    const uint32_t a = k.dynamic_shared_align;
-    cta.shared_size = (k.static_shared_size + a - 1) / a * a + dynamic_shared;
-  }
+  cta.shared_size = func::shared_layout(bound, dynamic_shared).bytes();  // with the reserved region
   cta.shared.assign(cta.shared_size, 0);
   func::RunCounters counters;
   LaunchProgress shown{k.name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};

@@ -46,6 +46,9 @@ uint32_t BindContext::slot(const ir::Operand& op) {
     case K::Symbol:
       if (op.symbol.space == ir::SymbolSpace::Global) return constant(global_address(op.symbol));
       if (op.symbol.space == ir::SymbolSpace::Shared) return constant(op.symbol.value);
+      // A kernel parameter's address in the param space is its offset in the launch's parameter
+      // buffer: ld.param [reg] reads there, cvta.param maps it into kParamWindow.
+      if (op.symbol.space == ir::SymbolSpace::KernelParam) return constant(op.symbol.value);
       if (op.symbol.space == ir::SymbolSpace::Function) {
         const ir::Function& f = program_.functions.at(op.symbol.value);
         return constant(kernel_.function_base + 16 * uint64_t{f.module_ordinal});

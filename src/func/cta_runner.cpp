@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "func/instruction_effects.h"
+#include "func/shared_layout.h"
 #include "func/step.h"
 
 namespace lockstep::func {
@@ -65,6 +66,8 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
     for (uint32_t l = 0; l < width; ++l) d[l] = c.value;
   }
   const uint32_t bx = launch_.block[0], by = launch_.block[1];
+  const SharedLayout shared = shared_layout(kernel_, launch_.dynamic_shared);
+  const ptx::PerformanceHints& hints = kernel_.program->hints;
   for (const SpecialSlot& s : kernel_.specials) {
     uint64_t* d = w.r(s.slot);
     for (uint32_t l = 0; l < width; ++l) {
@@ -97,11 +100,22 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
         case S::LanemaskGe: v = ~((uint64_t{1} << l) - 1); break;
         case S::LanemaskGt: v = ~((uint64_t{2} << l) - 1); break;
         case S::DynamicSmemSize: v = launch_.dynamic_shared; break;
-        case S::TotalSmemSize: v = cta.shared_size; break;
+        case S::TotalSmemSize: v = shared.total_smem_size(); break;
+        case S::AggrSmemSize: v = shared.aggr_smem_size(); break;
+        case S::ReservedSmemBegin: v = shared.reserved_begin; break;
+        case S::ReservedSmemEnd: v = shared.reserved_begin + kReservedSharedBytes; break;
+        case S::ReservedSmemCap: v = kReservedSharedBytes; break;
+        // Two slots of the region: the first half, and the second (cooperative groups' tile
+        // barriers, which need at most 288 bytes).
+        case S::ReservedSmemOffset: v = shared.reserved_begin + s.index * (kReservedSharedBytes / 2); break;
+        case S::CurrentGraphExec: v = 0; break;  // the engine does not know a launch's graph
+        case S::IsExplicitCluster: v = hints.explicitcluster || hints.reqnctapercluster.has_value(); break;
+        case S::Pm: case S::Pm64: v = 0; break;  // no profiler has configured the counters
         case S::ClusterCtaRank: case S::ClusterCtaidX: case S::ClusterCtaidY: case S::ClusterCtaidZ: v = 0; break;
         case S::ClusterNCtaRank: case S::ClusterNCtaidX: case S::ClusterNCtaidY: case S::ClusterNCtaidZ: v = 1; break;
         case S::EnvReg: v = options_.envreg.at(s.index); break;
-        case S::Clock: case S::Clock64: case S::GlobalTimer: v = 0; break;
+        case S::Clock: case S::Clock64: case S::GlobalTimer: case S::ClockHi: case S::GlobalTimerLo:
+        case S::GlobalTimerHi: v = 0; break;
       }
       if (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt) v &= full_mask(width);  // lanes that exist
       d[l] = v;

@@ -13,6 +13,9 @@ namespace lockstep::func {
 inline constexpr uint64_t kSharedWindow = 0x0000'5000'0000'0000ull;
 inline constexpr uint64_t kLocalWindow = 0x0000'6000'0000'0000ull;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;  // 4 GiB each
+// Kernel parameters seen through generic addresses (cvta.param, __grid_constant__): offset o of
+// the launch's parameter buffer is kParamWindow + o. Read only: stores there fault.
+inline constexpr uint64_t kParamWindow = 0x0000'5800'0000'0000ull;
 inline constexpr uint64_t kGlobalBase = 0x0000'7000'0000'0000ull;
 // Function addresses (function pointers, virtual tables): module m's functions start at
 // kFunctionWindow + (m << 32), 16 bytes apart. Nothing can be loaded from them.

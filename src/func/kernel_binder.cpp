@@ -1,10 +1,13 @@
 #include "func/kernel_binder.h"
 
+#include "ptx/error.h"
+
 namespace lockstep::func {
 
 BoundKernel bind_kernel(const ir::KernelProgram& program, const OpTable& table,
                         std::function<uint64_t(uint32_t)> global_address, uint64_t function_base,
                         size_t module_functions) {
+  if (const auto& e = program.lowering_error) throw ptx::Error(e->file, e->loc, e->message);
   BoundKernel kernel;
   kernel.program = &program;
   kernel.function_base = function_base;

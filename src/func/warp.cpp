@@ -42,9 +42,23 @@ uint8_t* Warp::local(uint64_t offset, uint32_t size, uint32_t align, uint32_t la
   return local_memory.data() + static_cast<size_t>(lane) * stack + offset;
 }
 
-uint8_t* Warp::generic(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
+const uint8_t* Warp::param(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane) {
+  if (offset & (align - 1)) fault(FaultKind::Misaligned, lane, offset, size, "param");
+  const uint32_t bytes = launch->param_size;
+  if (offset > bytes || size > bytes - offset) fault(FaultKind::OutOfBounds, lane, offset, size, "param");
+  return launch->params + offset;
+}
+
+uint8_t* Warp::generic(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane, bool write) {
   if (addr - kSharedWindow < kWindowSize) return shared(addr - kSharedWindow, size, align, lane);
   if (addr - kLocalWindow < kWindowSize) return local(addr - kLocalWindow, size, align, lane);
+  if (addr - kParamWindow < kWindowSize) {
+    if (write)
+      fault(FaultKind::OutOfBounds, lane, addr - kParamWindow, size, "param",
+            "kernel parameters are read only");
+    // Readers (ld, wmma.load, printf's arguments) get the buffer; every store passes write.
+    return const_cast<uint8_t*>(param(addr - kParamWindow, size, align, lane));
+  }
   return global(addr, size, align, lane);
 }
 

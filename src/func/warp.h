@@ -82,7 +82,10 @@ class Warp {
   uint8_t* global(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane);
   uint8_t* shared(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane);
   uint8_t* local(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane);
-  uint8_t* generic(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane);
+  // A generic address in kParamWindow reads the parameter buffer; `write` makes that a fault.
+  uint8_t* generic(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane, bool write = false);
+  // The kernel parameter buffer at `offset` (read only).
+  const uint8_t* param(uint64_t offset, uint32_t size, uint32_t align, uint32_t lane);
   const uint8_t* params() const { return launch->params; }
   uint32_t frame_base() const { return frame_base_; }
 

@@ -32,6 +32,12 @@ class KernelLowering {
     function_index_[kernel.name] = 0;
   }
 
+  // The kernel's name, hints and parameter layout alone (for a kernel that cannot be lowered).
+  KernelProgram signature() {
+    layout_kernel_params(*function_order_[0]);
+    return std::move(program_);
+  }
+
   KernelProgram run() {
     layout_kernel_params(*function_order_[0]);
     collect_reachable();
@@ -229,7 +235,9 @@ class KernelLowering {
     auto& scope = scopes_.back();
     switch (v.space) {
       case ptx::StateSpace::Reg: {
-        if (v.vector_width != 1) error(v.loc, "vector registers are not supported");
+        if (v.vector_width != 1)
+          error(v.loc, "vector register '" + v.name + "' (.reg .v" + std::to_string(v.vector_width) +
+                           ") is not supported");
         const bool is_pred = v.type == ptx::Type::Pred;
         auto bind = [&](const std::string& name) {
           Binding b;
@@ -469,7 +477,15 @@ class KernelLowering {
 }  // namespace
 
 KernelProgram lower_kernel(const ModuleSymbols& symbols, const ptx::Function& kernel) {
-  return KernelLowering(symbols, kernel).run();
+  try {
+    return KernelLowering(symbols, kernel).run();
+  } catch (const ptx::Error& e) {
+    // Only this kernel is lost: keep its signature (the runtime registers every kernel by its
+    // parameters) and the reason, which binding it raises again.
+    KernelProgram program = KernelLowering(symbols, kernel).signature();
+    program.lowering_error = LoweringError{e.file(), e.loc(), e.message()};
+    return program;
+  }
 }
 
 }  // namespace lockstep::ir

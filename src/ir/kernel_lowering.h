@@ -18,6 +18,9 @@ struct ModuleSymbols {
   std::map<std::string, uint32_t, std::less<>> function_ordinals;       // -> function_names index
 };
 
+// A construct the kernel cannot be lowered with (one lockstep cannot run) does not throw: the
+// result holds only the kernel's signature and KernelProgram::lowering_error, so the module's
+// other kernels still load.
 KernelProgram lower_kernel(const ModuleSymbols& symbols, const ptx::Function& kernel);
 
 // Fills Instruction::reconverge for every conditional branch of every function (reconvergence.cpp).

@@ -5,6 +5,7 @@
 // (the immediate post-dominator). The instruction text is still the PTX form; func/ binds a
 // handler to each instruction once, at load time.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,12 @@ enum class SpecialReg : uint8_t {
   ClusterCtaRank, ClusterNCtaRank, ClusterIdX, ClusterIdY, ClusterIdZ,
   NClusterIdX, NClusterIdY, NClusterIdZ, ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ,
   ClusterNCtaidX, ClusterNCtaidY, ClusterNCtaidZ,
+  // The block's reserved shared-memory region (func/shared_layout.h); ReservedSmemOffset: index 0 or 1.
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmemOffset,
+  AggrSmemSize, CurrentGraphExec, IsExplicitCluster,
+  Pm, Pm64,  // performance-monitor counters %pmN, %pmN_64: index N
   // dynamic:
-  Clock, Clock64, GlobalTimer,
+  Clock, Clock64, GlobalTimer, ClockHi, GlobalTimerLo, GlobalTimerHi,
 };
 inline bool is_dynamic(SpecialReg r) { return r >= SpecialReg::Clock; }
 
@@ -135,8 +140,17 @@ struct GlobalVar {
   std::vector<Reloc> relocs;
 };
 
+// Why a kernel could not be lowered (a construct lockstep cannot run). The module still loads;
+// binding the kernel raises this as a ptx::Error, so only launches of this kernel fail.
+struct LoweringError {
+  std::string file;
+  ptx::SourceLoc loc;
+  std::string message;
+};
+
 struct KernelProgram {
   std::string name;
+  std::optional<LoweringError> lowering_error;  // set: only name, file, hints and params are valid
   std::string file;                 // PTX file name, for diagnostics
   std::vector<Instruction> code;    // all functions, each ending in its exit instruction
   std::vector<Function> functions;  // functions[0] is the kernel

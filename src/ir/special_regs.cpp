@@ -1,6 +1,7 @@
 #include "ir/special_regs.h"
 
 #include <map>
+#include <string_view>
 
 namespace lockstep::ir {
 
@@ -44,11 +45,36 @@ const std::map<std::string, SpecialReg, std::less<>>& scalar_specials() {
       {"%total_smem_size", S::TotalSmemSize},
       {"%cluster_ctarank", S::ClusterCtaRank},
       {"%cluster_nctarank", S::ClusterNCtaRank},
+      {"%aggr_smem_size", S::AggrSmemSize},
+      {"%reserved_smem_offset_begin", S::ReservedSmemBegin},
+      {"%reserved_smem_offset_end", S::ReservedSmemEnd},
+      {"%reserved_smem_offset_cap", S::ReservedSmemCap},
+      {"%current_graph_exec", S::CurrentGraphExec},
+      {"%is_explicit_cluster", S::IsExplicitCluster},
       {"%clock", S::Clock},
       {"%clock64", S::Clock64},
+      {"%clock_hi", S::ClockHi},
       {"%globaltimer", S::GlobalTimer},
+      {"%globaltimer_lo", S::GlobalTimerLo},
+      {"%globaltimer_hi", S::GlobalTimerHi},
   };
   return table;
+}
+
+// N when `name` is prefix + N + suffix with N a decimal number below `limit` (no leading zeros).
+std::optional<uint32_t> numbered(std::string_view name, std::string_view prefix, std::string_view suffix,
+                                 uint32_t limit) {
+  if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix))
+    return std::nullopt;
+  const std::string_view digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  if (digits.size() > 2 || (digits.size() > 1 && digits[0] == '0')) return std::nullopt;
+  uint32_t n = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<uint32_t>(c - '0');
+  }
+  if (n >= limit) return std::nullopt;
+  return n;
 }
 
 }  // namespace
@@ -63,14 +89,12 @@ std::optional<SpecialOperand> lookup_special(const std::string& base, const std:
   if (!component.empty()) return std::nullopt;
   if (auto it = scalar_specials().find(base); it != scalar_specials().end())
     return SpecialOperand{it->second};
-  if (base.rfind("%envreg", 0) == 0 && base.size() > 7) {
-    uint32_t n = 0;
-    for (size_t i = 7; i < base.size(); ++i) {
-      if (base[i] < '0' || base[i] > '9') return std::nullopt;
-      n = n * 10 + static_cast<uint32_t>(base[i] - '0');
-    }
-    if (n < 32) return SpecialOperand{SpecialReg::EnvReg, n};
-  }
+  // Numbered families: %envreg0..31, %pm0..7, %pm0_64..%pm7_64, %reserved_smem_offset_0..1.
+  if (auto n = numbered(base, "%envreg", "", 32)) return SpecialOperand{SpecialReg::EnvReg, *n};
+  if (auto n = numbered(base, "%pm", "", 8)) return SpecialOperand{SpecialReg::Pm, *n};
+  if (auto n = numbered(base, "%pm", "_64", 8)) return SpecialOperand{SpecialReg::Pm64, *n};
+  if (auto n = numbered(base, "%reserved_smem_offset_", "", 2))
+    return SpecialOperand{SpecialReg::ReservedSmemOffset, *n};
   return std::nullopt;
 }
 

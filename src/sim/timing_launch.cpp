@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "func/shared_layout.h"
 #include "sim/cta_scheduler.h"
 #include "sim/instruction_timing.h"
 #include "sim/memory_config.h"
@@ -178,7 +179,9 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   request.block_size = static_cast<uint32_t>(threads);
   request.registers_per_thread = l.registers_per_thread;
   request.static_shared = l.static_shared;
-  request.dynamic_shared = l.shared_size - l.static_shared;
+  // The reserved region the buffer may hold is the preset's shared_reserved_per_block, which the
+  // calculator adds itself: only the kernel's own dynamic part (with its alignment) counts here.
+  request.dynamic_shared = func::shared_layout(*l.kernel, launch.dynamic_shared).user_bytes - l.static_shared;
   request.max_dynamic_shared = gpu.sm.shared_per_block_optin_bytes();
   const Occupancy occupancy = compute_occupancy(gpu, request);
   if (occupancy.blocks == 0)

@@ -32,12 +32,15 @@ endfunction()
 # lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
 set(HOST_PROGRAM_ARCHES 75 80 90)
 set(HOST_MULTI_ARCH_PROGRAMS vector_add host_threads memory_pools graph_conditionals constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
+# Issue 11's PTX constructs: kernel-parameter addresses, tiles wider than a warp (reserved shared memory).
+list(APPEND HOST_MULTI_ARCH_PROGRAMS param_address tiled_partition)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)
     foreach(p vector_add constant_memory faulting_kernel unsupported_api unsupported_instruction device_query device_select)
       lockstep_host_program(${p} ${p}.cu -cudart shared -arch=sm_80)
     endforeach()
+    lockstep_host_program(lowering_errors lowering_errors.cu -cudart shared -arch=sm_80)
     lockstep_host_program(vector_add_static vector_add.cu -arch=sm_80)
     lockstep_host_program(vector_add_sass_only vector_add.cu -cudart shared -gencode arch=compute_80,code=sm_80)
     foreach(arch ${HOST_PROGRAM_ARCHES})

@@ -126,6 +126,10 @@ TEST(InstructionTiming, QualifiedSpacesAreTheirSpace) {
   EXPECT_EQ(space("ld", {"param::entry", "u64"}), MemorySpace::kConstant);
   EXPECT_EQ(space("ld", {"param::func", "b32"}), MemorySpace::kConstant);
   EXPECT_EQ(space("ld", {"const", "f32"}), MemorySpace::kConstant);
+  // A taken kernel-parameter address read through a register (ld.param.u32 %r, [%rd+4]): the
+  // constant path too, not the global one.
+  EXPECT_EQ(sim::space_of(inst("ld", {"param", "u32"}, {reg(1), address(2)}), UnitKind::kLdSt),
+            MemorySpace::kConstant);
   EXPECT_EQ(space("ld", {"local", "u32"}), MemorySpace::kLocal);
   EXPECT_EQ(space("ld", {"global", "nc", "L1::no_allocate", "f32"}), MemorySpace::kGlobal);
   EXPECT_EQ(space("ld", {"relaxed", "gpu", "global", "u32"}), MemorySpace::kGlobal);

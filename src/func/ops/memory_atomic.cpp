@@ -31,7 +31,7 @@ void atom_h(const ExecInst& in, Warp& w) {
   const uint64_t* c = w.r(in.s[2]);
   uint64_t* d = Returns ? w.r(in.d[0]) : nullptr;
   for_each_lane(w.exec, [&](uint32_t lane) {
-    uint8_t* p = access.at(base[lane] + bias, sizeof(T), sizeof(T), lane);
+    uint8_t* p = writable<S>(access, base[lane] + bias, sizeof(T), sizeof(T), lane);
     T old;
     std::memcpy(&old, p, sizeof(T));
     const T now = Op::apply(old, get<T>(b[lane]), get<T>(c[lane]));

@@ -66,7 +66,7 @@ void st_h(const ExecInst& in, Warp& w) {
   const uint64_t* src[N];
   for (uint32_t i = 0; i < N; ++i) src[i] = w.r(in.s[1 + i]);
   for_each_lane(w.exec, [&](uint32_t lane) {
-    uint8_t* p = access.at(base[lane] + bias, B * N, B * N, lane);
+    uint8_t* p = writable<S>(access, base[lane] + bias, B * N, B * N, lane);
     for (uint32_t i = 0; i < N; ++i) store_element<B>(p + i * B, src[i][lane]);
   });
 }

@@ -87,18 +87,20 @@ std::optional<ExecInst> bind_fence(const ir::Instruction& inst, BindContext& ctx
 
 // ---- isspacep -----------------------------------------------------------------------------
 
-enum class Window : uint8_t { Global, Shared, Local, None };
+enum class Window : uint8_t { Global, Shared, Local, Param, None };
 
-// Generic addresses are global outside the shared and local windows. Const and kernel-param
-// data have no window of their own here (.const variables are reached through their global
-// addresses), so isspacep.const / isspacep.param are false for every address.
+// Generic addresses are global outside the shared, local and kernel-parameter windows. Const
+// data has no window of its own here (.const variables are reached through their global
+// addresses), so isspacep.const is false for every address.
 template <Window W>
 bool in_window(uint64_t addr) {
   const bool shared = addr - kSharedWindow < kWindowSize;
   const bool local = addr - kLocalWindow < kWindowSize;
-  if constexpr (W == Window::Global) return !shared && !local;
+  const bool param = addr - kParamWindow < kWindowSize;
+  if constexpr (W == Window::Global) return !shared && !local && !param;
   if constexpr (W == Window::Shared) return shared;
   if constexpr (W == Window::Local) return local;
+  if constexpr (W == Window::Param) return param;
   return false;
 }
 
@@ -121,7 +123,8 @@ std::optional<ExecInst> bind_isspacep(const ir::Instruction& inst, BindContext& 
   if (m == "global") fn = &isspacep_h<Window::Global>;
   if (m == "shared" || m == "shared::cta") fn = &isspacep_h<Window::Shared>;
   if (m == "local") fn = &isspacep_h<Window::Local>;
-  if (m == "const" || m == "param" || m == "param::entry") fn = &isspacep_h<Window::None>;
+  if (m == "param" || m == "param::entry") fn = &isspacep_h<Window::Param>;
+  if (m == "const") fn = &isspacep_h<Window::None>;
   if (fn == nullptr) ctx.unsupported(inst);  // shared::cluster needs cluster windows
   ctx.expect_operands(inst, 2);
   ExecInst e = make_exec(inst, fn);

@@ -137,10 +137,18 @@ class Access<Space::Generic> {
     }
     return w_.generic(addr, size, align, lane);
   }
+  // Stores and atomics: as at(), but the parameter window is read only.
+  uint8_t* write_at(uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
+    if (addr - kParamWindow < kWindowSize) [[unlikely]]
+      return w_.generic(addr, size, align, lane, true);
+    return at(addr, size, align, lane);
+  }
 
  private:
-  // The window an address falls in decides the space the hierarchy sees.
+  // The window an address falls in decides the space the hierarchy sees. Kernel parameters
+  // are not logged, as ld.param is not: the instruction's own latency covers them.
   void record(uint64_t addr, uint32_t size, uint32_t lane) {
+    if (addr - kParamWindow < kWindowSize) return;
     if (addr - kSharedWindow < kWindowSize) {
       log_->add(lane, addr - kSharedWindow, size, AccessSpace::kShared);
     } else if (addr - kLocalWindow < kWindowSize) {
@@ -156,6 +164,17 @@ class Access<Space::Generic> {
   uint64_t shared_limit_;
   AccessLog* log_;
 };
+
+// Stores and atomics ask for a writable pointer: through a generic address that is write_at,
+// which refuses the parameter window.
+template <Space S, class A>
+uint8_t* writable(A& access, uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
+  if constexpr (S == Space::Generic) {
+    return access.write_at(addr, size, align, lane);
+  } else {
+    return access.at(addr, size, align, lane);
+  }
+}
 
 // The kernel parameter buffer: read only, the same bytes for every lane.
 template <>

@@ -29,14 +29,37 @@ void mov_frame_address_h(const ExecInst& in, Warp& w) {
   for_each_lane(w.exec, [&](uint32_t l) { d[l] = in.width == 4 ? static_cast<uint32_t>(v) : v; });
 }
 
-// Dynamic special registers: %clock, %clock64, %globaltimer. Functional time is the warp's
-// instruction count (documented estimate); the timing model supplies real cycles.
+// Dynamic special registers: %clock, %clock64, %clock_hi, %globaltimer and its halves.
+// Functional time is the warp's instruction count (documented estimate); the timing model
+// supplies real cycles. aux: which register (ClockRead).
+enum ClockRead : uint8_t { kClock64, kClock, kGlobalTimer, kClockHi, kGlobalTimerLo, kGlobalTimerHi };
+
 void mov_clock_h(const ExecInst& in, Warp& w) {
   uint64_t* d = w.r(in.d[0]);
-  uint64_t v = w.clock;
-  if (in.aux == 1) v = static_cast<uint32_t>(v);
-  if (in.aux == 2) v *= 1000;  // %globaltimer in ns at a nominal 1 GHz
+  const uint64_t clock = w.clock;
+  const uint64_t timer = clock * 1000;  // %globaltimer in ns at a nominal 1 GHz
+  uint64_t v = clock;
+  switch (in.aux) {
+    case kClock: v = static_cast<uint32_t>(clock); break;
+    case kGlobalTimer: v = timer; break;
+    case kClockHi: v = clock >> 32; break;
+    case kGlobalTimerLo: v = static_cast<uint32_t>(timer); break;
+    case kGlobalTimerHi: v = timer >> 32; break;
+    default: break;
+  }
   for_each_lane(w.exec, [&](uint32_t l) { d[l] = v; });
+}
+
+ClockRead clock_read(ir::SpecialReg r) {
+  using S = ir::SpecialReg;
+  switch (r) {
+    case S::Clock: return kClock;
+    case S::GlobalTimer: return kGlobalTimer;
+    case S::ClockHi: return kClockHi;
+    case S::GlobalTimerLo: return kGlobalTimerLo;
+    case S::GlobalTimerHi: return kGlobalTimerHi;
+    default: return kClock64;
+  }
 }
 
 // Unpack: d0..dn-1 = pieces of s0 (each `width` bytes); table: destination slots.
@@ -99,6 +122,11 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
       e.aux = 2;
     } else if (src.kind == K::Imm) {
       e.aux = src.imm ? 1 : 0;
+    } else if (src.kind == K::Special && src.special == ir::SpecialReg::IsExplicitCluster) {
+      // True when the kernel asks for clusters (.explicitcluster or .reqnctapercluster); a
+      // launch cannot give clusters any other way here (the engine runs one-block clusters).
+      const ptx::PerformanceHints& h = ctx.program().hints;
+      e.aux = h.explicitcluster || h.reqnctapercluster.has_value() ? 1 : 0;
     } else {
       ctx.error(src, "operand 2 of '" + inst.form() + "' must be a predicate or immediate");
     }
@@ -128,7 +156,7 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
   if (src.kind == K::Special && ir::is_dynamic(src.special)) {
     ExecInst e = make_exec(inst, mov_clock_h);
     e.d[0] = dst.index;
-    e.aux = src.special == ir::SpecialReg::Clock ? 1 : src.special == ir::SpecialReg::GlobalTimer ? 2 : 0;
+    e.aux = clock_read(src.special);
     return e;
   }
   if (src.kind == K::Symbol) {
@@ -144,6 +172,7 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
       case ir::SymbolSpace::Global:
       case ir::SymbolSpace::Shared:
       case ir::SymbolSpace::Function:  // a function pointer, or a kernel's address for a device launch
+      case ir::SymbolSpace::KernelParam:  // its offset in the parameter buffer (ld.param [reg])
         break;  // a constant address: handled as a slot below
       default:
         ctx.error(src, "taking the address of '" + src.symbol.name + "' is not supported");
@@ -158,11 +187,16 @@ std::optional<ExecInst> bind_mov(const ir::Instruction& inst, BindContext& ctx) 
 }
 
 // ---- cvta ------------------------------------------------------------------------------
-template <bool kToGeneric, int kSpace>  // kSpace: 0 global/const/param, 1 shared, 2 local
+// kSpace: 0 global/const, 1 shared, 2 local, 3 kernel parameters (their offsets in the
+// parameter buffer map into kParamWindow, where generic loads read them).
+template <bool kToGeneric, int kSpace>
 void cvta_h(const ExecInst& in, Warp& w) {
   uint64_t* d = w.r(in.d[0]);
   const uint64_t* a = w.r(in.s[0]);
-  constexpr uint64_t window = kSpace == 1 ? kSharedWindow : kSpace == 2 ? kLocalWindow : 0;
+  constexpr uint64_t window = kSpace == 1   ? kSharedWindow
+                              : kSpace == 2 ? kLocalWindow
+                              : kSpace == 3 ? kParamWindow
+                                            : 0;
   const uint64_t mask = in.width == 4 ? 0xffffffffull : ~uint64_t{0};
   for (uint32_t l = 0; l < w.width; ++l) {
     if (!(w.exec >> l & 1)) continue;
@@ -177,7 +211,8 @@ std::optional<ExecInst> bind_cvta(const ir::Instruction& inst, BindContext& ctx)
   uint32_t bytes = 0;
   for (const std::string& m : inst.modifiers) {
     if (m == "to") to = true;
-    else if (m == "global" || m == "const" || m == "param") space = 0;
+    else if (m == "global" || m == "const") space = 0;
+    else if (m == "param" || m == "param::entry") space = 3;
     else if (m == "shared" || m == "shared::cta") space = 1;
     else if (m == "local") space = 2;
     else if (m == "u32") bytes = 4;
@@ -186,9 +221,9 @@ std::optional<ExecInst> bind_cvta(const ir::Instruction& inst, BindContext& ctx)
   }
   if (space < 0 || bytes == 0) ctx.unsupported(inst);
   ctx.expect_operands(inst, 2);
-  static constexpr Handler kHandlers[2][3] = {
-      {cvta_h<false, 0>, cvta_h<false, 1>, cvta_h<false, 2>},
-      {cvta_h<true, 0>, cvta_h<true, 1>, cvta_h<true, 2>}};
+  static constexpr Handler kHandlers[2][4] = {
+      {cvta_h<false, 0>, cvta_h<false, 1>, cvta_h<false, 2>, cvta_h<false, 3>},
+      {cvta_h<true, 0>, cvta_h<true, 1>, cvta_h<true, 2>, cvta_h<true, 3>}};
   const ir::Operand& src = inst.operands[1];
   ExecInst e;
   if (src.kind == ir::Operand::Kind::Symbol &&

@@ -16,12 +16,13 @@ namespace lockstep::func::tensor {
 // The state space an instruction names (.global, .shared / .shared::cta, or none = generic).
 enum class Space : uint8_t { Generic, Global, Shared };
 
-// A host pointer for `size` bytes at `addr` in space S (faults on a bad or misaligned access).
+// A host pointer for `size` bytes at `addr` in space S (faults on a bad or misaligned access;
+// `write`: also on a generic address of the read-only kernel parameters).
 template <Space S>
-inline uint8_t* at(Warp& w, uint64_t addr, uint32_t size, uint32_t align, uint32_t lane) {
+inline uint8_t* at(Warp& w, uint64_t addr, uint32_t size, uint32_t align, uint32_t lane, bool write) {
   if constexpr (S == Space::Global) return w.global(addr, size, align, lane);
   if constexpr (S == Space::Shared) return w.shared(addr, size, align, lane);
-  return w.generic(addr, size, align, lane);
+  return w.generic(addr, size, align, lane, write);
 }
 
 // [reg + offset], [symbol + offset] or [offset] as a base slot plus a constant offset.

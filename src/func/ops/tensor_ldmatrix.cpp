@@ -45,7 +45,7 @@ void matrix_h(const ExecInst& in, Warp& w) {
   for (uint32_t m = 0; m < kNum; ++m) {
     for (uint32_t r = 0; r < 8; ++r) {
       const uint32_t lane = 8 * m + r;
-      uint8_t* p = at<S>(w, base[lane] + static_cast<uint64_t>(in.offset), 16, 16, lane);
+      uint8_t* p = at<S>(w, base[lane] + static_cast<uint64_t>(in.offset), 16, 16, lane, kStore);
       if constexpr (kStore) {
         std::memcpy(p, tiles[m][r], 16);
       } else {

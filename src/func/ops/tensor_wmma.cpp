@@ -148,7 +148,7 @@ void wmma_access_h(const ExecInst& in, Warp& w) {
       const uint32_t idx = (lane * per_lane + j) % total;
       const uint64_t row = idx / f.cols, col = idx % f.cols;
       const uint64_t elem = f.col_major ? col * stride + row : row * stride + col;
-      uint8_t* p = at<S>(w, base + elem * bytes, bytes, bytes, lane);
+      uint8_t* p = at<S>(w, base + elem * bytes, bytes, bytes, lane, kStore);
       const uint32_t reg = j / f.per_reg, shift = (j % f.per_reg) * bits;
       if constexpr (kStore) {
         const uint64_t v = (value[reg] >> shift) & mask;
