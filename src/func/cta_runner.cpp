@@ -42,6 +42,7 @@ void CtaRunner::start(CtaState& cta) {
     w.live = full_mask(lanes);
     w.status = Warp::Status::Running;
     w.clock = 0;
+    w.yield_slice = false;
     w.function = 0;
     w.frame_base_ = 0;
     w.calls.clear();
@@ -122,6 +123,10 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       if constexpr (kCountWrites) write_count += m != 0 ? writes[pc] : 0;
       execute(in, w, m);
       ++w.clock;
+      if (w.yield_slice) [[unlikely]] {
+        w.yield_slice = false;
+        break;
+      }
     }
   } catch (FaultException& f) {
     counters.warp_instructions += warp_count;
