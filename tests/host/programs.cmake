@@ -31,6 +31,8 @@ endfunction()
 # Programs built once per architecture, as <name>_sm75, <name>_sm80 and <name>_sm90: the PTX
 # lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
 set(HOST_PROGRAM_ARCHES 75 80 90)
+# Programs that need sm_80 or later (cp.async, mbarrier), built as <name>_sm80 and <name>_sm90.
+set(HOST_SM80_PROGRAMS async_barriers)
 set(HOST_MULTI_ARCH_PROGRAMS vector_add constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
 
 if(TARGET test_host)
@@ -47,6 +49,11 @@ if(TARGET test_host)
       # Whole-program mode: each translation unit carries its own fat binary.
       lockstep_host_program_from(two_units_sm${arch} SOURCES two_units_main.cu two_units_kernels.cu
                                  FLAGS -cudart shared -arch=sm_${arch})
+    endforeach()
+    foreach(arch 80 90)
+      foreach(p ${HOST_SM80_PROGRAMS})
+        lockstep_host_program_from(${p}_sm${arch} SOURCES ${p}.cu FLAGS -cudart shared -arch=sm_${arch})
+      endforeach()
     endforeach()
     add_custom_target(host_programs DEPENDS ${HOST_PROGRAMS})
     add_dependencies(test_host host_programs)
