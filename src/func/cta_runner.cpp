@@ -48,6 +48,7 @@ void CtaRunner::start(CtaState& cta) {
     w.live = full_mask(lanes);
     w.status = Warp::Status::Running;
     w.clock = 0;
+    w.yield_slice = false;
     w.function = 0;
     w.frame_base_ = 0;
     w.calls.clear();
@@ -142,6 +143,10 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       if constexpr (kCountWrites) write_count += m != 0 ? writes[pc] : 0;
       execute(in, w, m);
       ++w.clock;
+      if (w.yield_slice) [[unlikely]] {
+        w.yield_slice = false;
+        break;
+      }
       if (ends_turn[pc]) break;
     }
   } catch (FaultException& f) {

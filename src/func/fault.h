@@ -15,6 +15,7 @@ enum class FaultKind : uint8_t {
   Deadlock,        // barrier can never complete / spin without progress
   Unsupported,     // an operation reached at run time that the engine does not model
   InvalidFree,     // device free() of an address malloc did not return
+  MbarrierMisuse,  // an mbarrier operation on no barrier, or one its state cannot take
 };
 
 const char* to_string(FaultKind kind);

@@ -27,7 +27,8 @@ bool may_write_global(const ir::Instruction& inst) {
   if (op == "st" || op == "atom" || op == "red")
     return !has_modifier_starting(inst, "shared") && !has_modifier(inst, "local") && !has_modifier(inst, "param");
   if (op == "wmma") return has_modifier(inst, "store");
-  return op == "cp" || op == "multimem" || op == "sust" || op == "sured" || op == "suatom" || op == "tensormap";
+  if (op == "cp") return !has_modifier(inst, "mbarrier");  // cp.async.mbarrier.arrive: shared only
+  return op == "multimem" || op == "sust" || op == "sured" || op == "suatom" || op == "tensormap";
 }
 
 bool calls_launch_service(const ir::KernelProgram& program, const ir::Instruction& inst) {

@@ -12,8 +12,8 @@
 
 namespace lockstep::func {
 
-// st, atom, red outside the shared, local and param spaces; every cp, wmma.store, multimem,
-// surface store and tensormap form. Over-approximates: a generic store counts even when it
+// st, atom, red outside the shared, local and param spaces; every cp form but
+// cp.async.mbarrier.arrive; wmma.store, multimem, surface store and tensormap forms. Over-approximates: a generic store counts even when it
 // hits shared memory.
 bool may_write_global(const ir::Instruction& inst);
 

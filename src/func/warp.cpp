@@ -12,6 +12,7 @@ const char* to_string(FaultKind kind) {
     case FaultKind::InvalidFree: return "invalid free";
     case FaultKind::Deadlock: return "deadlock";
     case FaultKind::Unsupported: return "unsupported operation";
+    case FaultKind::MbarrierMisuse: return "invalid mbarrier operation";
   }
   return "fault";
 }

@@ -129,7 +129,10 @@ MemorySpace space_of(const ir::Instruction& inst, UnitKind unit) {
   if (unit != UnitKind::kLdSt) return MemorySpace::kNone;
   if (op == "cvta" || op == "isspacep") return MemorySpace::kNone;
   if (op == "ldmatrix" || op == "stmatrix") return MemorySpace::kShared;
-  if (op == "cp") return MemorySpace::kGlobal;  // cp.async and the bulk copies read global memory
+  // mbarrier objects live in shared memory (a generic address of one too); cp.async.mbarrier.arrive
+  // touches only the object; cp.async and the bulk copies read global memory.
+  if (op == "mbarrier") return MemorySpace::kShared;
+  if (op == "cp") return has_modifier(inst, "mbarrier") ? MemorySpace::kShared : MemorySpace::kGlobal;
   for (const std::string& m : inst.modifiers) {
     const std::string_view space = std::string_view(m).substr(0, m.find("::"));
     if (space == "shared") return MemorySpace::kShared;

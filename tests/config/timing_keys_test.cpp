@@ -28,8 +28,8 @@ TEST(TimingKeys, EveryPresetGivesTheSharedValues) {
     EXPECT_EQ(g.icache.replacement, "lru");
     EXPECT_EQ(g.opcodes.sfu, (Forms{"sin", "cos", "ex2", "lg2", "rsqrt", "sqrt.approx", "rcp.approx", "tanh"}));
     EXPECT_EQ(g.opcodes.tensor, (Forms{"mma", "wmma"}));
-    EXPECT_EQ(g.opcodes.ldst, (Forms{"ld", "st", "ldu", "atom", "red", "cp", "tex", "tld4", "txq", "suld", "sust",
-                                     "suq", "prefetch", "prefetchu", "ldmatrix", "stmatrix", "cvta", "isspacep"}));
+    EXPECT_EQ(g.opcodes.ldst, (Forms{"ld", "st", "ldu", "atom", "red", "cp", "mbarrier", "tex", "tld4", "txq", "suld",
+                                     "sust", "suq", "prefetch", "prefetchu", "ldmatrix", "stmatrix", "cvta", "isspacep"}));
     EXPECT_EQ(g.opcodes.fp64, Forms{});
     EXPECT_EQ(g.opcodes.fp32, Forms{});
     EXPECT_EQ(g.opcodes.integer, Forms{});

@@ -31,6 +31,8 @@ endfunction()
 # Programs built once per architecture, as <name>_sm75, <name>_sm80 and <name>_sm90: the PTX
 # lockstep loads differs per target (e.g. CUB and Thrust pick other code paths).
 set(HOST_PROGRAM_ARCHES 75 80 90)
+# Programs that need sm_80 or later (cp.async, mbarrier), built as <name>_sm80 and <name>_sm90.
+set(HOST_SM80_PROGRAMS async_barriers)
 set(HOST_MULTI_ARCH_PROGRAMS vector_add host_threads memory_pools graph_conditionals constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
 # Issue 11's PTX constructs: kernel-parameter addresses, tiles wider than a warp (reserved shared memory).
 list(APPEND HOST_MULTI_ARCH_PROGRAMS param_address tiled_partition)
@@ -56,6 +58,8 @@ if(TARGET test_host)
       lockstep_host_program_from(dynamic_parallelism_sm${arch} SOURCES dynamic_parallelism.cu
                                  FLAGS -rdc=true -cudart shared -arch=sm_${arch} -lcudadevrt)
     endforeach()
+    foreach(arch 80 90)
+      foreach(p ${HOST_SM80_PROGRAMS})
     # The same units built by a CMake project of its own with CUDA_SEPARABLE_COMPILATION ON.
     set(CMAKE_RDC_DIR ${CMAKE_CURRENT_BINARY_DIR}/cmake_rdc_project)
     add_custom_command(

@@ -152,6 +152,7 @@ void register_memory_ops(OpTable& table) {
   memory::register_load_store_ops(table);
   memory::register_atomic_ops(table);
   memory::register_async_copy_ops(table);
+  memory::register_mbarrier_ops(table);
   memory::register_memory_misc_ops(table);
 }
 
