@@ -60,6 +60,9 @@ if(TARGET test_host)
     endforeach()
     foreach(arch 80 90)
       foreach(p ${HOST_SM80_PROGRAMS})
+        lockstep_host_program_from(${p}_sm${arch} SOURCES ${p}.cu FLAGS -cudart shared -arch=sm_${arch})
+      endforeach()
+    endforeach()
     # The same units built by a CMake project of its own with CUDA_SEPARABLE_COMPILATION ON.
     set(CMAKE_RDC_DIR ${CMAKE_CURRENT_BINARY_DIR}/cmake_rdc_project)
     add_custom_command(
