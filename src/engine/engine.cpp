@@ -73,7 +73,7 @@ struct Engine::Impl {
 
   // A launch from the host or from device code, then the grids its device code launched.
   LaunchResult launch_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
-                           std::vector<uint8_t>& params, const LaunchOptions& options,
+                           std::vector<uint8_t>& params, const LaunchOptions& launch_options,
                            func::DeviceLaunches& device_launches, uint32_t depth);
   // One grid, functional or timed.
   LaunchResult run_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
@@ -397,7 +397,6 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
                             const LaunchOptions& options) {
   auto [m, index] = impl_->kernel(module, kernel_name);
   const ir::KernelProgram& k = m->program.kernels[index];
-  const func::BoundKernel& bound = m->kernels[index];
   if (!m->kernel_errors[index].empty())
     throw KernelUnavailable(fmt::format("kernel '{}' cannot run: {}", k.name, m->kernel_errors[index]));
   if (args.size() != k.params.size())
@@ -421,11 +420,12 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
 
 LaunchResult Engine::Impl::launch_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block,
                                        uint32_t dynamic_shared, std::vector<uint8_t>& params,
-                                       const LaunchOptions& options, func::DeviceLaunches& device_launches,
+                                       const LaunchOptions& launch_options, func::DeviceLaunches& device_launches,
                                        uint32_t depth) {
   const uint64_t grid_id = next_grid_id++;
   device_launches.enter_grid(grid_id, depth);
-  LaunchResult result = run_grid(m, index, grid, block, dynamic_shared, params, options, device_launches, grid_id);
+  LaunchResult result =
+      run_grid(m, index, grid, block, dynamic_shared, params, launch_options, device_launches, grid_id);
   for (const func::DeviceLaunch& c : device_launches.take_launches_of(grid_id)) {
     if (result.fault) {  // a grid that faulted launches nothing more
       device_launches.finished(c);
@@ -439,7 +439,7 @@ LaunchResult Engine::Impl::launch_grid(const LoadedModule* m, uint32_t index, Di
     if (c.param_size != 0) std::memcpy(child_params.data(), memory.translate(c.params, c.param_size), c.param_size);
     const Dim3 child_grid{c.grid[0], c.grid[1], c.grid[2]}, child_block{c.block[0], c.block[1], c.block[2]};
     LaunchOptions child_options;
-    child_options.pending_launch_limit = options.pending_launch_limit;
+    child_options.pending_launch_limit = launch_options.pending_launch_limit;
     LaunchResult child = launch_grid(cm, ci, child_grid, child_block, c.dynamic_shared, child_params, child_options,
                                      device_launches, depth + 1);
     device_launches.finished(c);

@@ -164,15 +164,15 @@ TEST(CooperativeGrid, WorksAtOtherWarpSizesAndShortTimeSlices) {
 }
 
 // Blocks take turns in a fixed order, so instruction counts repeat exactly: here 4 blocks of
-// two warps, each spinning warp running out its 4096-instruction slices.
+// two warps, each spinning warp's turn ending at its load of the barrier word.
 TEST(CooperativeGrid, InterleavingIsDeterministic) {
   const ExchangeRun first = run_exchange(4, 64);
   const ExchangeRun second = run_exchange(4, 64);
   EXPECT_EQ(first.result.warp_instructions, second.result.warp_instructions);
   EXPECT_EQ(first.result.thread_instructions, second.result.thread_instructions);
-  // Per grid sync, blocks 0-2 arrive and spin out one whole slice before block 3 arrives.
-  EXPECT_EQ(first.result.warp_instructions, 24964u);
-  EXPECT_EQ(first.result.thread_instructions, 31632u);
+  // Per grid sync, blocks 0-2 arrive and spin one load each before block 3 arrives.
+  EXPECT_EQ(first.result.warp_instructions, 484u);
+  EXPECT_EQ(first.result.thread_instructions, 7152u);
 }
 
 // %envreg0..31 read what the launch options say; CUDA gives 0 outside cooperative launches.
@@ -251,14 +251,14 @@ TEST(CooperativeGrid, SpinThatNobodyReleasesIsADeadlock) {
   ASSERT_TRUE(r.fault.has_value());
   EXPECT_EQ(r.fault->kind, "deadlock");
   EXPECT_EQ(r.fault->message,
-            "deadlock in kernel 'wait_flag', block (1,0,0), thread (0,0,0), pc 9 (wait_flag.ptx:20): no thread "
+            "deadlock in kernel 'wait_flag', block (1,0,0), thread (0,0,0), pc 8 (wait_flag.ptx:19): no thread "
             "block of the cooperative launch can make progress: a round of every block wrote no global memory and "
             "returned the grid to an earlier state\n"
-            "  block (1,0,0) warp 0: pc 9 active 0x1 running\n"
+            "  block (1,0,0) warp 0: pc 8 active 0x1 running\n"
             "  block (1,0,0) warp 1: pc 10 active 0xffffffff waiting at barrier 0");
-  // Round 2 retires block 0; the 3-instruction spin loop then runs 4096-instruction slices,
-  // so the state after round 6 repeats the one after round 3.
-  EXPECT_EQ(r.warp_instructions, 6 * 4096u + 20u);
+  // Round 2 retires block 0; block 1's spinning warp then ends each turn at the spin's load,
+  // so its state repeats within a few rounds.
+  EXPECT_EQ(r.warp_instructions, 37u);
 }
 
 TEST(CooperativeGrid, DeadlockReportListsSixteenWarpsThenCountsTheRest) {
@@ -300,10 +300,11 @@ TEST(CooperativeGrid, InstructionBudgetEndsASpinThatNeverRepeats) {
   ASSERT_TRUE(r.fault.has_value());
   EXPECT_EQ(r.fault->message,
             "deadlock in kernel 'count_forever', block (0,0,0), thread (0,0,0), pc 4 (count.ptx:15): the "
-            "cooperative launch ran 24576 warp instructions, more than its budget of 20000, without finishing\n"
+            "cooperative launch ran 20008 warp instructions, more than its budget of 20000, without finishing\n"
             "  block (0,0,0) warp 0: pc 4 active 0xffffffff running\n"
             "  block (1,0,0) warp 0: pc 4 active 0xffffffff running");
-  EXPECT_EQ(r.warp_instructions, 24576u);  // checked after each round of two 4096-instruction slices
+  // Checked after each round: two turns of 4 instructions, each ending at the load.
+  EXPECT_EQ(r.warp_instructions, 20008u);
 }
 
 // A CTA barrier that cannot complete inside one block of a cooperative grid is reported as in
