@@ -222,6 +222,29 @@ std::string load_error(const std::string& body) {
   return "";
 }
 
+// Loads read a lane's row segment at once; a segment that runs past the allocation still faults
+// at its first inaccessible element, in the lane that holds it (lane 31: row 15, columns 8-15).
+TEST(TensorWmma, LoadPastTheEndFaultsAtTheExactElement) {
+  const std::string text = header() + R"(
+.visible .entry past(.param .u64 pc) {
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [pc];
+  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 )" + regs("r", 0, 8) + R"(, [%rd1];
+  ret;
+}
+)";
+  Engine e;
+  const ModuleId mod = e.load_ptx(text, "past.ptx");
+  DeviceBuffer<float> c(e, 16 * 16 - 3);  // the last three elements are missing
+  const LaunchResult r = e.launch(mod, "past", {1, 1, 1}, {32, 1, 1}, 0, {c.arg()});
+  ASSERT_TRUE(r.fault.has_value());
+  EXPECT_EQ(r.fault->kind, "out-of-bounds access");
+  EXPECT_EQ(r.fault->thread.x, 31u);
+  EXPECT_EQ(r.fault->address, c.address() + (16 * 16 - 3) * 4);
+  EXPECT_EQ(r.fault->size, 4u);
+}
+
 TEST(TensorWmma, LoadTimeErrors) {
   EXPECT_EQ(load_error("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3}, [%rd1];"),
             "operand 0 of 'wmma.load.a.sync.aligned.row.m16n16k16.global.f16' must have 8 registers "

@@ -25,6 +25,17 @@ inline uint8_t* at(Warp& w, uint64_t addr, uint32_t size, uint32_t align, uint32
   return w.generic(addr, size, align, lane, write);
 }
 
+// As at(), but nullptr instead of a fault: for reading a whole segment at once where one
+// inaccessible element must still be reported on its own.
+template <Space S>
+inline uint8_t* try_at(Warp& w, uint64_t addr, uint32_t size, uint32_t align, uint32_t lane, bool write) {
+  try {
+    return at<S>(w, addr, size, align, lane, write);
+  } catch (const FaultException&) {
+    return nullptr;
+  }
+}
+
 // [reg + offset], [symbol + offset] or [offset] as a base slot plus a constant offset.
 struct AddressOperand {
   uint32_t base = 0;

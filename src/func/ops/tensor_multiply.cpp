@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "func/ops/tensor_common.h"
 
@@ -48,18 +49,42 @@ uint64_t encode_float(float acc, bool satfinite) {
   return std::bit_cast<uint32_t>(acc);
 }
 
+// acc + sum over k of x[k] * y[k], one rounding per step as fma gives: the inner loop of the
+// tensor-core multiplies. Built twice, for CPUs with FMA instructions and for the baseline (whose
+// fma is a library call); the loader picks one (GCC function multiversioning). fma is exactly
+// rounded either way, so results do not depend on the CPU.
+template <class T>
+__attribute__((target_clones("fma", "default"))) T fused_dot(const T* x, const T* y, uint32_t n, T acc) {
+  for (uint32_t k = 0; k < n; ++k) {
+    if constexpr (std::is_same_v<T, float>) acc = __builtin_fmaf(x[k], y[k], acc);
+    else acc = __builtin_fma(x[k], y[k], acc);
+  }
+  return acc;
+}
+
+// f16 x f16 products need at most 22 significant bits and stay inside float's normal range, so
+// they are exact in float: acc + x * y rounds once, as fma does, and needs no FMA instruction.
+float exact_product_dot(const float* x, const float* y, uint32_t n, float acc) {
+  for (uint32_t k = 0; k < n; ++k) acc += x[k] * y[k];
+  return acc;
+}
+
 template <Elem A, Elem B, Elem C, Elem D>
 void multiply(const Matrix& a, const Matrix& b, const Matrix& c, Matrix& d, const MmaDesc& s) {
   const uint32_t M = s.m, N = s.n, K = s.k;
-  for (uint32_t i = 0; i < M; ++i) {
-    for (uint32_t j = 0; j < N; ++j) {
-      const uint32_t out = i * N + j;
-      if constexpr (A == Elem::F64) {
-        double acc = std::bit_cast<double>(c[out]);
-        for (uint32_t k = 0; k < K; ++k)
-          acc = std::fma(std::bit_cast<double>(a[i * K + k]), std::bit_cast<double>(b[k * N + j]), acc);
-        d[out] = std::bit_cast<uint64_t>(acc);
-      } else if constexpr (is_int(A)) {
+  if constexpr (A == Elem::F64) {
+    std::array<double, kMaxMatrixElems> fa, fb_t;
+    for (uint32_t i = 0; i < M * K; ++i) fa[i] = std::bit_cast<double>(a[i]);
+    for (uint32_t k = 0; k < K; ++k)
+      for (uint32_t j = 0; j < N; ++j) fb_t[j * K + k] = std::bit_cast<double>(b[k * N + j]);
+    for (uint32_t i = 0; i < M; ++i)
+      for (uint32_t j = 0; j < N; ++j)
+        d[i * N + j] = std::bit_cast<uint64_t>(
+            fused_dot<double>(fa.data() + i * K, fb_t.data() + j * K, K, std::bit_cast<double>(c[i * N + j])));
+  } else if constexpr (is_int(A)) {
+    for (uint32_t i = 0; i < M; ++i) {
+      for (uint32_t j = 0; j < N; ++j) {
+        const uint32_t out = i * N + j;
         int64_t acc = to_int<C>(c[out]);
         for (uint32_t k = 0; k < K; ++k) acc += to_int<A>(a[i * K + k]) * to_int<B>(b[k * N + j]);
         if (s.satfinite) {
@@ -67,10 +92,22 @@ void multiply(const Matrix& a, const Matrix& b, const Matrix& c, Matrix& d, cons
           if (acc < std::numeric_limits<int32_t>::min()) acc = std::numeric_limits<int32_t>::min();
         }
         d[out] = static_cast<uint32_t>(static_cast<uint64_t>(acc));
-      } else {
-        float acc = to_float<C>(c[out]);
-        for (uint32_t k = 0; k < K; ++k)
-          acc = std::fmaf(to_float<A>(a[i * K + k]), to_float<B>(b[k * N + j]), acc);
+      }
+    }
+  } else {
+    // Each element is decoded once (not once per product), B transposed so that both
+    // operands of the inner loop are contiguous.
+    std::array<float, kMaxMatrixElems> fa, fb_t;
+    for (uint32_t i = 0; i < M * K; ++i) fa[i] = to_float<A>(a[i]);
+    for (uint32_t k = 0; k < K; ++k)
+      for (uint32_t j = 0; j < N; ++j) fb_t[j * K + k] = to_float<B>(b[k * N + j]);
+    for (uint32_t i = 0; i < M; ++i) {
+      const float* row = fa.data() + i * K;
+      for (uint32_t j = 0; j < N; ++j) {
+        const uint32_t out = i * N + j;
+        const float* col = fb_t.data() + j * K;
+        const float acc = A == Elem::F16 && B == Elem::F16 ? exact_product_dot(row, col, K, to_float<C>(c[out]))
+                                                           : fused_dot<float>(row, col, K, to_float<C>(c[out]));
         d[out] = encode_float<D>(acc, s.satfinite != 0);
       }
     }

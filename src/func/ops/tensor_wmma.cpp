@@ -15,8 +15,10 @@
 // hold each element once. The layout is the same for .row and .col (memory layout is applied
 // by load/store), so wmma.mma's .alayout/.blayout need no work. Element-wise code that
 // treats fragments as opaque arrays (what CUDA guarantees) runs as on hardware.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "func/ops/tensor_binders.h"
 #include "func/ops/tensor_common.h"
@@ -127,37 +129,75 @@ struct FragDesc {
 };
 static_assert(sizeof(FragDesc) == 8);
 
+// Moves `run` consecutive elements of kBytes each between memory at `p` and a lane's fragment
+// registers (`value`), starting at fragment element j. Registers are 32 bits wide but for f64.
+template <uint32_t kBytes, bool kStore>
+void move_elements(uint8_t* p, uint32_t run, uint32_t j, uint64_t* value) {
+  using T = std::conditional_t<kBytes == 1, uint8_t,
+                               std::conditional_t<kBytes == 2, uint16_t,
+                                                  std::conditional_t<kBytes == 4, uint32_t, uint64_t>>>;
+  constexpr uint32_t kPerReg = kBytes == 8 ? 1 : 4 / kBytes;
+  for (uint32_t e = 0; e < run; ++e, ++j, p += kBytes) {
+    const uint32_t reg = j / kPerReg, shift = (j % kPerReg) * kBytes * 8;
+    if constexpr (kStore) {
+      const T v = static_cast<T>(value[reg] >> shift);
+      std::memcpy(p, &v, kBytes);
+    } else {
+      T v;
+      std::memcpy(&v, p, kBytes);
+      value[reg] |= uint64_t{v} << shift;
+    }
+  }
+}
+
 template <Space S, bool kStore>
 void wmma_access_h(const ExecInst& in, Warp& w) {
   require_whole_warp(w, kStore ? "wmma.store" : "wmma.load");
   const FragDesc f = std::bit_cast<FragDesc>(in.aux);
   const uint32_t* regs = operand_table(in, w).data();
   const uint32_t bytes = f.elem_bytes;
-  const uint32_t bits = bytes * 8;
-  const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   const uint32_t per_lane = f.regs * f.per_reg;
   const uint32_t total = uint32_t{f.rows} * f.cols;
+  // Addresses are read for every lane before any register is written (a fragment register may
+  // be the address register).
+  uint64_t bases[32], strides[32];
   for (uint32_t lane = 0; lane < 32; ++lane) {
-    const uint64_t base = w.r(in.s[0])[lane] + static_cast<uint64_t>(in.offset);
-    const uint64_t stride = static_cast<uint32_t>(w.r(in.s[1])[lane]);
+    bases[lane] = w.r(in.s[0])[lane] + static_cast<uint64_t>(in.offset);
+    strides[lane] = static_cast<uint32_t>(w.r(in.s[1])[lane]);
+  }
+  // f16 multiplicand fragments hold each element twice: lane l + copy_lanes holds what lane l
+  // does, and loads it from the same bytes when its address is the same (as wmma requires).
+  const uint32_t copy_lanes = 32 * per_lane > total && total % per_lane == 0 ? total / per_lane : 32;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint64_t base = bases[lane], stride = strides[lane];
+    if (!kStore && lane >= copy_lanes && base == bases[lane - copy_lanes] && stride == strides[lane - copy_lanes]) {
+      for (uint32_t r = 0; r < f.regs; ++r) w.r(regs[r])[lane] = w.r(regs[r])[lane - copy_lanes];
+      continue;
+    }
     uint64_t value[8] = {};
     if constexpr (kStore) {
       for (uint32_t r = 0; r < f.regs; ++r) value[r] = w.r(regs[r])[lane];
     }
-    for (uint32_t j = 0; j < per_lane; ++j) {
+    for (uint32_t j = 0; j < per_lane;) {
       const uint32_t idx = (lane * per_lane + j) % total;
-      const uint64_t row = idx / f.cols, col = idx % f.cols;
-      const uint64_t elem = f.col_major ? col * stride + row : row * stride + col;
-      uint8_t* p = at<S>(w, base + elem * bytes, bytes, bytes, lane, kStore);
-      const uint32_t reg = j / f.per_reg, shift = (j % f.per_reg) * bits;
-      if constexpr (kStore) {
-        const uint64_t v = (value[reg] >> shift) & mask;
-        std::memcpy(p, &v, bytes);  // little-endian host: the low bytes
-      } else {
-        uint64_t v = 0;
-        std::memcpy(&v, p, bytes);
-        value[reg] |= v << shift;
+      const uint32_t row = idx / f.cols, col = idx % f.cols;
+      const uint64_t elem = f.col_major ? uint64_t{col} * stride + row : uint64_t{row} * stride + col;
+      // A lane's elements run along a row: in row-major memory that is one contiguous segment,
+      // translated once. A segment that is not all accessible goes element by element, so the
+      // fault names the exact element.
+      uint32_t run = f.col_major ? 1 : std::min(per_lane - j, uint32_t{f.cols} - col);
+      uint8_t* p = run > 1 ? try_at<S>(w, base + elem * bytes, run * bytes, bytes, lane, kStore) : nullptr;
+      if (p == nullptr) {
+        run = 1;
+        p = at<S>(w, base + elem * bytes, bytes, bytes, lane, kStore);
       }
+      switch (bytes) {
+        case 1: move_elements<1, kStore>(p, run, j, value); break;
+        case 2: move_elements<2, kStore>(p, run, j, value); break;
+        case 4: move_elements<4, kStore>(p, run, j, value); break;
+        default: move_elements<8, kStore>(p, run, j, value); break;
+      }
+      j += run;
     }
     if constexpr (!kStore) {
       for (uint32_t r = 0; r < f.regs; ++r) w.r(regs[r])[lane] = value[r];
