@@ -53,8 +53,16 @@ uint64_t encode_float(float acc, bool satfinite) {
 // tensor-core multiplies. Built twice, for CPUs with FMA instructions and for the baseline (whose
 // fma is a library call); the loader picks one (GCC function multiversioning). fma is exactly
 // rounded either way, so results do not depend on the CPU.
+// ThreadSanitizer's runtime is not up yet when the loader runs the clones' resolver, which it
+// instruments: that build keeps the baseline version alone.
+#if defined(__SANITIZE_THREAD__)
+#define LOCKSTEP_FMA_CLONES
+#else
+#define LOCKSTEP_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#endif
+
 template <class T>
-__attribute__((target_clones("fma", "default"))) T fused_dot(const T* x, const T* y, uint32_t n, T acc) {
+LOCKSTEP_FMA_CLONES T fused_dot(const T* x, const T* y, uint32_t n, T acc) {
   for (uint32_t k = 0; k < n; ++k) {
     if constexpr (std::is_same_v<T, float>) acc = __builtin_fmaf(x[k], y[k], acc);
     else acc = __builtin_fma(x[k], y[k], acc);
