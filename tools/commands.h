@@ -27,6 +27,7 @@ struct ProgramSettings {
   std::vector<std::string> overrides;
   std::string mode = "functional";
   uint32_t threads = 1;
+  bool memcheck = false;   // strict bounds for the kernels' accesses
   std::string stats_json;  // empty: none
 };
 
@@ -45,6 +46,7 @@ struct RunOptions {
   GpuOptions gpu;
   std::string mode = "functional";
   std::string threads = "1";  // --threads N: threads that step the modelled SMs in timing mode
+  bool memcheck = false;      // --memcheck: every access outside an allocation faults
   std::string stats_json;
   std::string warp_size;  // --warp-size N: shorthand for --set sm.warp_size=N (applied first)
   uint32_t elements = 1u << 20;

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   run->add_option("--threads", run_options.threads,
                   "timing mode: threads that step the modelled SMs (results do not depend on it; default 1)");
   run->add_option("--stats-json", run_options.stats_json, "write the run's statistics to this JSON file");
+  run->add_flag("--memcheck", run_options.memcheck,
+                "check every device access strictly: one a little past an allocation's end faults too");
   run->add_option("--warp-size", run_options.warp_size, "threads per warp (shorthand for --set sm.warp_size=N)");
   run->add_option("--elements", run_options.elements, "elements of the built-in sample")
       ->check(CLI::Range(1u, 1u << 28));

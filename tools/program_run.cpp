@@ -75,6 +75,7 @@ int run_program(const std::vector<std::string>& command, const ProgramSettings& 
   setenv("LOCKSTEP_SET", overrides.c_str(), 1);
   setenv("LOCKSTEP_MODE", settings.mode.c_str(), 1);
   setenv("LOCKSTEP_THREADS", std::to_string(settings.threads).c_str(), 1);
+  setenv("LOCKSTEP_MEMCHECK", settings.memcheck ? "1" : "0", 1);
   if (!settings.stats_json.empty()) setenv("LOCKSTEP_STATS_JSON", settings.stats_json.c_str(), 1);
   else unsetenv("LOCKSTEP_STATS_JSON");
   unsetenv("LOCKSTEP_WARP_SIZE");

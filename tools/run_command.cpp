@@ -39,6 +39,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
     settings.overrides = overrides;
     settings.mode = options.mode;
     settings.threads = *threads;
+    settings.memcheck = options.memcheck;
     settings.stats_json = options.stats_json;
     return run_program(program, settings);
   }

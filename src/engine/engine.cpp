@@ -114,6 +114,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
     throw std::invalid_argument(fmt::format("warp_size {} differs from the timing model's sm.warp_size {}", w,
                                             options.timing->sm.warp_size));
   impl_->options = options;
+  impl_->memory.set_strict_bounds(options.memcheck);
 }
 
 Engine::~Engine() = default;

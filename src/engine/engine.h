@@ -44,6 +44,10 @@ struct EngineOptions {
   // Timing mode: threads that step the modelled SMs (1: the caller's alone). Results and
   // statistics are bit-identical for any number.
   uint32_t sim_threads = 1;
+  // Strict bounds (`--memcheck`): every access outside an allocation faults. Otherwise an access
+  // a little past an allocation's end, into memory a GPU maps there too, does not
+  // (func/device_memory.h).
+  bool memcheck = false;
 };
 
 // One executed instruction, for traces (off unless a hook is set).

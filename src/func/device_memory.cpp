@@ -18,14 +18,16 @@ uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
     if (end + 256 <= base) break;
     base = (end + 256 + align - 1) / align * align;
   }
+  // A gap follows every allocation, so that small overruns land in memory of their own: the
+  // allocation's slack when bounds are not strict, a fault (as a memory checker reports it) when they are.
+  const uint64_t mapped = (bytes + 255) / 256 * 256 + 256;
   Allocation a;
   a.base = base;
   a.size = size;
-  a.bytes = std::make_unique<uint8_t[]>(bytes);  // value-initialised: zero
+  a.mapped = mapped;
+  a.bytes = std::make_unique<uint8_t[]>(mapped);  // value-initialised: zero
   allocations_.emplace(base, std::move(a));
-  // Leave a gap after every allocation so that small overruns fault instead of landing in
-  // the next buffer, as a memory checker would report them.
-  next_ = base + (bytes + 255) / 256 * 256 + 256;
+  next_ = base + mapped;
   bytes_allocated_ += size;
   return base;
 }
@@ -42,6 +44,7 @@ bool DeviceMemory::adopt(uint64_t base, uint64_t size, uint8_t* host_bytes) {
   Allocation a;
   a.base = base;
   a.size = size;
+  a.mapped = size;
   a.adopted = host_bytes;
   allocations_.emplace(base, std::move(a));
   bytes_allocated_ += size;
@@ -65,6 +68,12 @@ const DeviceMemory::Allocation* DeviceMemory::find(uint64_t addr) const {
   return nullptr;
 }
 
+const DeviceMemory::Allocation* DeviceMemory::at_or_below(uint64_t addr) const {
+  auto it = allocations_.upper_bound(addr);
+  if (it == allocations_.begin()) return nullptr;
+  return &std::prev(it)->second;
+}
+
 uint8_t* DeviceMemory::translate(uint64_t addr, uint64_t size) const {
   const Allocation* a = find(addr);
   if (a == nullptr) return nullptr;
@@ -74,12 +83,14 @@ uint8_t* DeviceMemory::translate(uint64_t addr, uint64_t size) const {
 }
 
 uint8_t* MemoryView::translate_slow(uint64_t addr, uint64_t size) {
-  const DeviceMemory::Allocation* a = memory_->find(addr);
+  // The allocation at or below addr; how far it reaches depends on the checking mode.
+  const DeviceMemory::Allocation* a = memory_->at_or_below(addr);
   if (a == nullptr) return nullptr;
+  const uint64_t extent = memory_->strict_bounds() ? a->size : a->mapped;
   const uint64_t rel = addr - a->base;
-  if (size > a->size - rel) return nullptr;
+  if (rel >= extent || size > extent - rel) return nullptr;
   cache_base_ = a->base;
-  cache_size_ = a->size;
+  cache_size_ = extent;
   cache_bytes_ = a->data();
   return cache_bytes_ + rel;
 }

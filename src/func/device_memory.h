@@ -29,6 +29,10 @@ class DeviceMemory {
   struct Allocation {
     uint64_t base = 0;
     uint64_t size = 0;
+    // Bytes behind base that kernels may touch without a fault when bounds are not strict: the
+    // allocation rounded up to 256 bytes plus the 256-byte gap after it (zero-filled, owned by
+    // this allocation alone). Adopted host memory has no more than its size.
+    uint64_t mapped = 0;
     std::unique_ptr<uint8_t[]> bytes;
     uint8_t* adopted = nullptr;  // bytes owned by someone else (host-mapped memory), or null
     uint8_t* data() const { return adopted != nullptr ? adopted : bytes.get(); }
@@ -49,10 +53,20 @@ class DeviceMemory {
 
   // The allocation containing addr, if any (for fault reports and cudaPointerGetAttributes).
   const Allocation* find(uint64_t addr) const;
+  // The allocation with the greatest base <= addr, whether or not it contains addr.
+  const Allocation* at_or_below(uint64_t addr) const;
+
+  // How kernels' accesses are checked. Not strict (the default): an access a little past the
+  // end of an allocation, into memory a GPU maps there too, reads and writes that allocation's
+  // slack (Allocation::mapped) instead of faulting, as real programs rely on. Strict
+  // (--memcheck): every byte outside an allocation faults. Host copies are always strict.
+  void set_strict_bounds(bool strict) { strict_bounds_ = strict; }
+  bool strict_bounds() const { return strict_bounds_; }
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:
   std::map<uint64_t, Allocation> allocations_;  // by base
+  bool strict_bounds_ = false;
   uint64_t next_ = kGlobalBase;
   uint64_t bytes_allocated_ = 0;
 };

@@ -57,6 +57,7 @@ RuntimeOptions options_from_environment() {
     o.threads = *n;
   }
   if (const char* s = std::getenv("LOCKSTEP_SUMMARY")) o.summary = std::string_view(s) == "1";
+  if (const char* s = std::getenv("LOCKSTEP_MEMCHECK")) o.memcheck = std::string_view(s) == "1";
   read_report_options(o);
   return o;
 }
@@ -68,6 +69,7 @@ EngineOptions engine_options(const RuntimeOptions& o) {
   e.warp_size = o.warp_size;
   if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
   e.sim_threads = o.threads;
+  e.memcheck = o.memcheck;
   return e;
 }
 

@@ -43,6 +43,7 @@ struct RuntimeOptions {
   bool progress = false;       // a progress line on stderr during long launches
   bool timing = false;         // run kernels on the cycle-level model of `gpu` (--mode timing)
   uint32_t threads = 1;        // timing mode: threads that step the modelled SMs (--threads)
+  bool memcheck = false;       // strict bounds for kernels' accesses (--memcheck, LOCKSTEP_MEMCHECK=1)
   DevicePreset preset = device_preset(gpu);
 };
 

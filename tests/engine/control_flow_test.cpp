@@ -185,7 +185,9 @@ constexpr const char* kOutOfBounds = R"(
 )";
 
 TEST(ControlFlow, OutOfBoundsStoreIsReportedWithThreadAndAddress) {
-  Engine engine;
+  EngineOptions options;
+  options.memcheck = true;  // the first byte past the end faults
+  Engine engine(options);
   const ModuleId m = engine.load_ptx(std::string(kHeader) + kOutOfBounds, "oob.ptx");
   test::DeviceBuffer<uint32_t> out(engine, 40);  // 40 elements, 64 threads
   const LaunchResult r = engine.launch(m, "oob", {1, 1, 1}, {64, 1, 1}, 0, {out.arg()});

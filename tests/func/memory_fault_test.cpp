@@ -36,8 +36,11 @@ struct FaultRun {
   uint64_t buffer = 0;
 };
 
-FaultRun run_case(const std::string& line, Dim3 grid, Dim3 block, uint32_t buffer_bytes = 40) {
-  Engine engine;
+// Strict bounds (--memcheck), as a memory checker: every byte outside the allocation faults.
+FaultRun run_case(const std::string& line, Dim3 grid, Dim3 block, uint32_t buffer_bytes = 40, bool memcheck = true) {
+  EngineOptions options;
+  options.memcheck = memcheck;
+  Engine engine(options);
   ModuleId m = engine.load_ptx(faulting_kernel(line), "fault.ptx");
   const uint64_t buf = engine.malloc(buffer_bytes);
   FaultRun r;
@@ -77,6 +80,17 @@ TEST(MemoryFault, OutOfBoundsGlobalStoreStopsAtTheFirstLaneOutside) {
   EXPECT_EQ(f.address, r.buffer + 40);
   EXPECT_EQ(f.size, 4u);
   EXPECT_EQ(f.thread.x, 10u);
+}
+
+// Without --memcheck, a store a little past the end of an allocation lands in memory a GPU maps
+// there too (the allocation's own slack, up to the next 256 bytes and the gap after them), as
+// real programs rely on; one far past it still faults.
+TEST(MemoryFault, JustPastTheEndIsMappedWithoutMemcheck) {
+  const FaultRun near = run_case("st.global.u32 [%rd3], %r1;", {1}, {32}, 40, false);
+  EXPECT_FALSE(near.result.fault.has_value()) << near.result.fault->message;
+  const FaultRun far = run_case("st.global.u32 [%rd1+512], %r1;", {1}, {1}, 40, false);
+  ASSERT_TRUE(far.result.fault.has_value());
+  EXPECT_EQ(far.result.fault->address, far.buffer + 512);
 }
 
 TEST(MemoryFault, FaultInALaterBlock) {

@@ -234,7 +234,9 @@ TEST(TensorWmma, LoadPastTheEndFaultsAtTheExactElement) {
   ret;
 }
 )";
-  Engine e;
+  EngineOptions options;
+  options.memcheck = true;  // the first byte past the end faults
+  Engine e(options);
   const ModuleId mod = e.load_ptx(text, "past.ptx");
   DeviceBuffer<float> c(e, 16 * 16 - 3);  // the last three elements are missing
   const LaunchResult r = e.launch(mod, "past", {1, 1, 1}, {32, 1, 1}, 0, {c.arg()});

@@ -49,6 +49,20 @@ TEST(HostPrograms, DeviceFaultIsReportedAndSticky) {
             "instructions\n");
 }
 
+// A read one element past the end of an allocation runs as on a GPU by default; --memcheck
+// reports it as strictly as a memory checker does.
+TEST(HostPrograms, ReadJustPastTheEndRunsAndMemcheckReportsIt) {
+  const ProgramOutcome relaxed = run_lockstep(program("read_past_end"));
+  EXPECT_EQ(relaxed.exit_code, 0) << relaxed.err;
+  EXPECT_EQ(relaxed.out, "sync cudaSuccess, wrong 0\nPASSED\n");
+  const ProgramOutcome strict = run_lockstep(program("read_past_end"), {"--memcheck"});
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_EQ(strict.out, "sync cudaErrorIllegalAddress, wrong 999\nFAILED\n");
+  EXPECT_EQ(strict.err.substr(0, strict.err.find('\n')),
+            "lockstep: out-of-bounds access of 4 bytes at global address 0x700000000fa0 in kernel "
+            "'_Z8pair_sumPKfPfi', block (7,0,0), thread (103,0,0), pc 13 (fatbin0.ptx:41)");
+}
+
 TEST(HostPrograms, UnsupportedCallIsReportedOnceAndFails) {
   const ProgramOutcome r = run_lockstep(program("unsupported_api"));
   EXPECT_EQ(r.exit_code, 0);

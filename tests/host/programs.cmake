@@ -39,7 +39,7 @@ list(APPEND HOST_MULTI_ARCH_PROGRAMS param_address tiled_partition)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)
-    foreach(p vector_add constant_memory faulting_kernel unsupported_api unsupported_instruction device_query device_select)
+    foreach(p vector_add constant_memory faulting_kernel read_past_end unsupported_api unsupported_instruction device_query device_select)
       lockstep_host_program(${p} ${p}.cu -cudart shared -arch=sm_80)
     endforeach()
     lockstep_host_program(lowering_errors lowering_errors.cu -cudart shared -arch=sm_80)
