@@ -1,11 +1,16 @@
 // Functional-engine speed: thread- and warp-instructions per second for a compute-bound kernel
-// (an FMA loop) and a memory-bound one (saxpy over 16M elements), and the slowdown against the
-// same loops compiled natively for this CPU. Single-threaded; run on an otherwise idle core.
+// (an FMA loop) and a memory-bound one (saxpy over 16M elements), on one host thread and on N
+// (the resident blocks run side by side, func/wave_runner.h), with the speed-up, and the
+// slowdown against the same loops compiled natively for this CPU (one core). Run it on an
+// otherwise idle machine.
 //
-//   build/bench/lockstep_bench [--quick]
+//   build/bench/lockstep_bench [--quick] [--threads N]   (N: 2 unless given)
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "bench_launches.h"
@@ -52,17 +57,25 @@ double native_saxpy(std::vector<float>& y, const std::vector<float>& x, float a)
   return seconds_since(start);
 }
 
-void report(const char* name, const lockstep::LaunchResult& r, double seconds, double native) {
-  fmt::print("{:<28} {:>8.1f} M thread-inst/s  {:>7.2f} M warp-inst/s  {:>7.3f} s  slowdown vs native {:>6.0f}x\n",
-             name, r.thread_instructions / seconds / 1e6, r.warp_instructions / seconds / 1e6, seconds,
-             seconds / native);
+void report(const std::string& name, uint32_t threads, const lockstep::LaunchResult& r, double seconds,
+            double native, double one_thread_seconds) {
+  fmt::print("{:<28} {:>2} thread{} {:>8.1f} M thread-inst/s  {:>7.2f} M warp-inst/s  {:>7.3f} s  slowdown vs native "
+             "{:>6.1f}x  speed-up {:>5.2f}x\n",
+             name, threads, threads == 1 ? " " : "s", r.thread_instructions / seconds / 1e6,
+             r.warp_instructions / seconds / 1e6, seconds, seconds / native, one_thread_seconds / seconds);
 }
 
-}  // namespace
+lockstep::Engine engine_on(uint32_t threads) {
+  lockstep::EngineOptions options;
+  options.sim_threads = threads;
+  return lockstep::Engine(options);
+}
 
-int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-  lockstep::Engine engine;
+// Runs both workloads on `threads` host threads; the seconds of each (fma, saxpy) go to
+// `seconds`, and when `one_thread` is given the speed-up against it is printed.
+int run_workloads(bool quick, uint32_t threads, std::vector<double>& seconds_out,
+                  const std::vector<double>* one_thread) {
+  lockstep::Engine engine = engine_on(threads);
   const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_BENCH_PTX);
 
   {  // compute-bound
@@ -80,7 +93,8 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "fma_loop: results differ from the native loop\n");
       return 1;
     }
-    report("fma_loop (compute-bound)", r, seconds, native);
+    report("fma_loop (compute-bound)", threads, r, seconds, native, one_thread ? (*one_thread)[0] : seconds);
+    seconds_out.push_back(seconds);
   }
   {  // memory-bound
     const uint32_t n = quick ? (1u << 20) : (16u << 20);
@@ -103,7 +117,29 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "saxpy: results differ from the native loop\n");
       return 1;
     }
-    report("saxpy 16M (memory-bound)", r, seconds, native);
+    report("saxpy 16M (memory-bound)", threads, r, seconds, native, one_thread ? (*one_thread)[1] : seconds);
+    seconds_out.push_back(seconds);
   }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  uint32_t threads = 2;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+      threads = static_cast<uint32_t>(std::max(1L, std::strtol(argv[++i], nullptr, 10)));
+    } else {
+      fmt::print(stderr, "usage: lockstep_bench [--quick] [--threads N]\n");
+      return 2;
+    }
+  }
+  std::vector<double> one, many;
+  if (int rc = run_workloads(quick, 1, one, nullptr); rc != 0) return rc;
+  if (threads > 1) return run_workloads(quick, threads, many, &one);
   return 0;
 }

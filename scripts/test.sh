@@ -21,19 +21,21 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
 fi
 
 if [ "${SKIP_TSAN:-0}" != 1 ]; then
-  # ThreadSanitizer over the timing model's SMs stepped on several threads (sim/sm_stepper.h):
-  # the timing tests, and every tests/kernels program in timing mode (two threads step them);
-  # and over the runtime's C entry points called from 8 host threads at once (test_cudart).
+  # ThreadSanitizer over launches run on several threads (func/worker_pool.h): the timing
+  # tests, every tests/kernels program in both modes (two threads step the SMs or run the
+  # resident blocks) and the functional-threads tests; and over the runtime's C entry points
+  # called from 8 host threads at once (test_cudart).
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKSTEP_TSAN=ON \
         -DLOCKSTEP_BENCH=OFF -DLOCKSTEP_EXAMPLES=OFF -DLOCKSTEP_HOST_TESTS=OFF > /dev/null
-  cmake --build build-tsan -j"$jobs" --target test_timing test_kernels test_cudart
+  cmake --build build-tsan -j"$jobs" --target test_timing test_kernels test_engine test_cudart
   # Without address-space randomisation: some kernels randomise mmap more than older TSan
   # runtimes accept ("unexpected memory mapping").
   norandom=()
   if command -v setarch > /dev/null; then norandom=(setarch "$(uname -m)" -R); fi
   export TSAN_OPTIONS=halt_on_error=1
   "${norandom[@]}" build-tsan/tests/test_timing --gtest_brief=1
-  "${norandom[@]}" build-tsan/tests/test_kernels --gtest_brief=1 --gtest_filter='*timing*'
+  "${norandom[@]}" build-tsan/tests/test_kernels --gtest_brief=1
+  "${norandom[@]}" build-tsan/tests/test_engine --gtest_brief=1 --gtest_filter='FunctionalThreads.*'
   "${norandom[@]}" build-tsan/tests/test_cudart --gtest_brief=1
   unset TSAN_OPTIONS
 fi

@@ -2,6 +2,7 @@
 // The lockstep command's subcommands.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ struct SampleOptions {
   uint32_t warp_size = 32;
   uint32_t elements = 1u << 20;
   std::shared_ptr<const config::GpuConfig> timing;  // set: run on the cycle-level model of this GPU
-  uint32_t threads = 1;                             // timing mode: threads that step the SMs
+  uint32_t threads = 1;                             // host threads a launch runs on
 };
 
 // Runs the built-in sample (saxpy) on the engine and prints a summary to stderr.
@@ -45,7 +46,7 @@ struct GpuOptions {
 struct RunOptions {
   GpuOptions gpu;
   std::string mode = "functional";
-  std::string threads = "1";  // --threads N: threads that step the modelled SMs in timing mode
+  std::optional<std::string> threads;  // --threads N: host threads a launch runs on (unset: the machine's cores)
   bool memcheck = false;      // --memcheck: every access outside an allocation faults
   std::string stats_json;
   std::string warp_size;  // --warp-size N: shorthand for --set sm.warp_size=N (applied first)

@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
   add_gpu_options(*run, run_options.gpu);
   run->add_option("--mode", run_options.mode, "functional (default) or timing");
   run->add_option("--threads", run_options.threads,
-                  "timing mode: threads that step the modelled SMs (results do not depend on it; default 1)");
+                  "host threads a launch runs on: the modelled SMs in timing mode, the resident blocks in "
+                  "functional mode (results do not depend on it; default: the machine's cores)");
   run->add_option("--stats-json", run_options.stats_json, "write the run's statistics to this JSON file");
   run->add_flag("--memcheck", run_options.memcheck,
                 "check every device access strictly: one a little past an allocation's end faults too");

@@ -1,8 +1,10 @@
 // `lockstep run`: checks the GPU configuration and the mode before anything runs, so a mistake
 // is reported at once rather than from inside the program's CUDA runtime.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "commands.h"
 #include "config/config_error.h"
@@ -12,15 +14,25 @@
 
 namespace lockstep::tool {
 
+namespace {
+
+// --threads' default: every core of this machine (results do not depend on it).
+uint32_t machine_threads() {
+  return std::clamp<uint32_t>(std::thread::hardware_concurrency(), 1, kMaxSimThreads);
+}
+
+}  // namespace
+
 int run_command(const RunOptions& options, const std::vector<std::string>& program) {
   if (options.mode != "functional" && options.mode != "timing") {
     fmt::print(stderr, "lockstep: bad value '{}' for --mode: expected one of functional, timing\n", options.mode);
     return 2;
   }
-  const std::optional<uint32_t> threads = parse_sim_threads(options.threads);
+  const std::optional<uint32_t> threads =
+      options.threads ? parse_sim_threads(*options.threads) : std::optional<uint32_t>(machine_threads());
   if (!threads) {
     fmt::print(stderr, "lockstep: bad value '{}' for --threads: expected a whole number from 1 to {}\n",
-               options.threads, kMaxSimThreads);
+               *options.threads, kMaxSimThreads);
     return 2;
   }
   std::vector<std::string> overrides;

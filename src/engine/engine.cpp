@@ -15,6 +15,7 @@
 #include "func/grid_runner.h"
 #include "func/kernel_binder.h"
 #include "func/shared_layout.h"
+#include "func/wave_runner.h"
 #include "ir/lower.h"
 #include "ptx/check.h"
 #include "ptx/link.h"
@@ -302,6 +303,19 @@ std::string source_location(const LoadedModule& m, const ir::Instruction& inst) 
   return fmt::format("{}:{}", file, inst.debug.line);
 }
 
+// Blocks resident at once in functional mode: `wanted`, fewer when that many would hold more
+// than 1 GiB of registers, local and shared memory (a block of 1024 threads with deep call
+// stacks holds tens of MiB). Depends on the launch only, never on the host.
+uint32_t resident_blocks(uint32_t wanted, const func::BoundKernel& kernel, const func::LaunchState& launch,
+                         uint32_t shared_size, uint32_t warp_size) {
+  constexpr uint64_t kResidentBytes = uint64_t{1} << 30;
+  const uint64_t threads = uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+  const uint64_t warps = (threads + warp_size - 1) / warp_size;
+  const uint64_t per_warp = (uint64_t{kernel.slot_count} * 8 + launch.stack_size) * warp_size + kernel.pred_count * 8;
+  const uint64_t per_block = std::max<uint64_t>(1, warps * per_warp + shared_size);
+  return static_cast<uint32_t>(std::clamp<uint64_t>(kResidentBytes / per_block, 1, std::max<uint32_t>(1, wanted)));
+}
+
 FaultReport make_report(const LoadedModule& m, const ir::KernelProgram& k, const func::LaunchFault& f,
                         const func::CtaState& cta, const func::LaunchState& launch, uint32_t width) {
   FaultReport r;
@@ -508,7 +522,6 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
       trace(e);
     };
   }
-  func::CtaRunner runner(bound, launch, run_options, hook ? &hook : nullptr);
   func::CtaState cta;
   cta.shared_size = func::shared_layout(bound, dynamic_shared).bytes();  // with the reserved region
   cta.shared.assign(cta.shared_size, 0);
@@ -566,27 +579,19 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
     result.thread_instructions = counters.thread_instructions;
     return result;
   }
-  uint32_t linear = 0;
-  for (uint32_t z = 0; z < grid.z; ++z) {
-    for (uint32_t y = 0; y < grid.y; ++y) {
-      for (uint32_t x = 0; x < grid.x; ++x, ++linear) {
-        cta.ctaid[0] = x, cta.ctaid[1] = y, cta.ctaid[2] = z;
-        cta.linear_id = linear;
-        try {
-          runner.run(cta, counters);
-        } catch (const func::LaunchFault& f) {
-          result.fault = make_report(*m, k, f, cta, launch, options.warp_size);
-          result.warp_instructions = counters.warp_instructions;
-          result.thread_instructions = counters.thread_instructions;
-          return result;
-        }
-        if (progress) {
-          shown.blocks_done = linear + 1;
-          shown.thread_instructions = counters.thread_instructions;
-          progress(shown);
-        }
-      }
-    }
+  func::WaveRunOptions wave{run_options, cta.shared_size,
+                            resident_blocks(options.resident_blocks, bound, launch, cta.shared_size, options.warp_size),
+                            options.sim_threads};
+  func::WaveRunner waves(bound, launch, wave, hook ? &hook : nullptr);
+  try {
+    waves.run(counters, [&](uint64_t done) {
+      if (!progress) return;
+      shown.blocks_done = done;
+      shown.thread_instructions = counters.thread_instructions;
+      progress(shown);
+    });
+  } catch (const func::WaveFault& f) {
+    result.fault = make_report(*m, k, f.fault, *f.cta, launch, options.warp_size);
   }
   result.warp_instructions = counters.warp_instructions;
   result.thread_instructions = counters.thread_instructions;

@@ -27,7 +27,7 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
-// The most threads a timing-mode run may step SMs on (EngineOptions::sim_threads).
+// The most threads a run may use (EngineOptions::sim_threads).
 inline constexpr uint32_t kMaxSimThreads = 256;
 // `text` as a thread count: a whole number from 1 to kMaxSimThreads, else nothing.
 std::optional<uint32_t> parse_sim_threads(std::string_view text);
@@ -41,9 +41,14 @@ struct EngineOptions {
   // its figures in LaunchResult::timing; results are those of the functional model. Unset:
   // functional mode. warp_size must equal timing->sm.warp_size.
   std::shared_ptr<const config::GpuConfig> timing;
-  // Timing mode: threads that step the modelled SMs (1: the caller's alone). Results and
-  // statistics are bit-identical for any number.
+  // Host threads a launch runs on (1: the caller's alone): timing mode steps the modelled SMs
+  // on them, functional mode the resident blocks (func/wave_runner.h). Results, printf text,
+  // statistics and fault reports are bit-identical for any number.
   uint32_t sim_threads = 1;
+  // Functional mode: blocks of an ordinary launch resident at once (func/wave_runner.h). Part of
+  // what a run computes when blocks communicate (the order of their atomics), so a fixed number,
+  // never derived from the host's threads.
+  uint32_t resident_blocks = 64;
   // Strict bounds (`--memcheck`): every access outside an allocation faults. Otherwise an access
   // a little past an allocation's end, into memory a GPU maps there too, does not
   // (func/device_memory.h).

@@ -29,6 +29,10 @@ struct BoundKernel {
   std::vector<ConstantSlot> constants;
   std::vector<SpecialSlot> specials;
   std::vector<std::vector<uint32_t>> tables;  // long operand lists (wmma fragments, ...)
+  // Per PC, decided once at binding (func/instruction_effects.h): 1 where a functional warp's
+  // turn ends (shares_memory), 1 where a warp parks while other blocks run (changes_launch_state).
+  std::vector<uint8_t> turn_ends;
+  std::vector<uint8_t> launch_effects;
   // Function pointers: function `ordinal` of the module lives at function_base + 16 * ordinal;
   // function_by_ordinal maps an ordinal to this kernel's function index (~0u: not included).
   uint64_t function_base = 0;

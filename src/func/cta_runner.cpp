@@ -1,5 +1,6 @@
 #include "func/cta_runner.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "fmt/format.h"
@@ -15,7 +16,17 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
       launch_(launch),
       options_(std::move(options)),
       trace_(trace),
-      ends_turn_(shared_memory_flags(kernel)) {}
+      turn_flags_(turn_flags(kernel, options_.park_launch_effects)),
+      parking_(options_.park_launch_effects) {}
+
+std::vector<uint8_t> CtaRunner::turn_flags(const BoundKernel& kernel, bool park) {
+  std::vector<uint8_t> flags(kernel.code.size(), 0);
+  for (size_t pc = 0; pc < flags.size(); ++pc) {
+    flags[pc] = kernel.turn_ends[pc] != 0 ? kEndsTurn : 0;
+    if (park && kernel.launch_effects[pc] != 0) flags[pc] |= kParks;
+  }
+  return flags;
+}
 
 void CtaRunner::start(CtaState& cta) {
   const uint32_t width = options_.warp_size;
@@ -25,9 +36,12 @@ void CtaRunner::start(CtaState& cta) {
     warps_.assign(nwarps, Warp{});
     registers_.assign(nwarps, {});
     predicates_.assign(nwarps, {});
+    warp_parked_.assign(nwarps, 0);
     divergence_.clear();
     for (uint32_t i = 0; i < nwarps; ++i) divergence_.push_back(make_divergence_unit(options_.divergence));
   }
+  parked_.clear();  // a launch stopped by a fault may have left some
+  std::fill(warp_parked_.begin(), warp_parked_.end(), 0);
   cta.warps = &warps_;
   cta.live_warps = nwarps;
   cta.barriers.reset();
@@ -48,7 +62,6 @@ void CtaRunner::start(CtaState& cta) {
     w.live = full_mask(lanes);
     w.status = Warp::Status::Running;
     w.clock = 0;
-    w.yield_slice = false;
     w.function = 0;
     w.frame_base_ = 0;
     w.calls.clear();
@@ -129,7 +142,8 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
   const ExecInst* code = kernel_.code.data();
   uint64_t warp_count = 0, thread_count = 0, write_count = 0;
   [[maybe_unused]] const uint8_t* writes = kCountWrites ? options_.global_writes->data() : nullptr;
-  const uint8_t* ends_turn = ends_turn_.data();
+  const uint8_t* flags = turn_flags_.data();
+  const uint8_t park = parking_ ? kParks : 0;
   ir::Pc pc = w.pc;  // of the instruction running: faults are reported there
   try {
     for (uint32_t budget = options_.time_slice; budget != 0 && w.status == Warp::Status::Running; --budget) {
@@ -141,13 +155,18 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       thread_count += static_cast<uint64_t>(std::popcount(m));
       if (trace_) (*trace_)(trace_record(cta, w));
       if constexpr (kCountWrites) write_count += m != 0 ? writes[pc] : 0;
-      execute(in, w, m);
-      ++w.clock;
-      if (w.yield_slice) [[unlikely]] {
-        w.yield_slice = false;
+      const uint8_t f = flags[pc];
+      if ((f & park) != 0 && m != 0) [[unlikely]] {
+        // Counted and traced now; the handler runs at commit_parked(), with these lanes.
+        parked_.push_back({w.warp_id, pc, m});
+        warp_parked_[w.warp_id] = 1;
+        advance_past(w);
+        ++w.clock;
         break;
       }
-      if (ends_turn[pc]) break;
+      execute(in, w, m);
+      ++w.clock;
+      if (f != 0) break;
     }
   } catch (FaultException& f) {
     counters.warp_instructions += warp_count;
@@ -172,7 +191,7 @@ CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
   for (Warp& w : warps_) {
     if (w.status == Warp::Status::Exited) continue;
     all_exited = false;
-    if (w.status != Warp::Status::Running) continue;
+    if (w.status != Warp::Status::Running || warp_parked_[w.warp_id] != 0) continue;
     ran = true;
     if (options_.global_writes != nullptr) {
       run_warp<true>(w, cta, counters);
@@ -181,8 +200,28 @@ CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
     }
   }
   if (all_exited) return TurnResult::Exited;
-  if (!ran) report_deadlock(cta);
+  if (!ran) {
+    if (!parked_.empty()) return TurnResult::Parked;
+    report_deadlock(cta);
+  }
   return TurnResult::Ran;
+}
+
+void CtaRunner::commit_parked() {
+  const ExecInst* code = kernel_.code.data();
+  for (size_t i = 0; i < parked_.size(); ++i) {
+    const ParkedInstruction p = parked_[i];
+    warp_parked_[p.warp] = 0;
+    try {
+      run_deferred(code[p.pc], warps_[p.warp], p.lanes);
+    } catch (FaultException& f) {
+      // The launch stops here: the instructions parked after this one never run.
+      for (size_t j = i + 1; j < parked_.size(); ++j) warp_parked_[parked_[j].warp] = 0;
+      parked_.clear();
+      throw LaunchFault{std::move(f.fault), p.warp, p.pc, {}};
+    }
+  }
+  parked_.clear();
 }
 
 void CtaRunner::check_deadlock(const CtaState& cta) {

@@ -27,6 +27,11 @@ struct RunOptions {
   // grid runner counts those that run with at least one lane, to tell spinning from progress.
   // Null: not counted.
   const std::vector<uint8_t>* global_writes = nullptr;
+  // Several blocks resident at once (WaveRunner): a warp that reaches an instruction that may
+  // change what another block or the launch sees (func/instruction_effects.h:
+  // changes_launch_state) parks there instead of running it; the caller runs the parked
+  // instructions with commit_parked(), at a point where no other block runs.
+  bool park_launch_effects = false;
 };
 
 struct RunCounters {
@@ -70,9 +75,18 @@ class CtaRunner {
   // CTA's warps; each turn() gives every running warp one time slice and says how the CTA
   // stands. A CTA whose warps all wait at barriers can never continue: turn() throws the
   // deadlock report then, as run() does.
-  enum class TurnResult { Exited, Ran };
+  // Parked: no warp can run before commit_parked() (each waits there or at a barrier).
+  enum class TurnResult { Exited, Ran, Parked };
   void start(CtaState& cta);
   TurnResult turn(CtaState& cta, RunCounters& counters);
+  // Runs the instructions the warps parked at (RunOptions::park_launch_effects), in the order
+  // they parked, and lets those warps run on; throws LaunchFault at the first that faults.
+  void commit_parked();
+  bool has_parked() const { return !parked_.empty(); }
+  // Whether warps park (from RunOptions::park_launch_effects; only a runner built with it can
+  // park). A block left alone stops parking: nothing else runs that could see the difference.
+  void set_parking(bool on) { parking_ = on && options_.park_launch_effects; }
+  bool parking() const { return parking_; }
   const std::vector<Warp>& warps() const { return warps_; }
   std::vector<Warp>& warps() { return warps_; }
   // For a caller that steps warps itself (the timing model): throws the deadlock report when
@@ -80,6 +94,16 @@ class CtaRunner {
   void check_deadlock(const CtaState& cta);
 
  private:
+  // Per PC: kEndsTurn when a warp's turn ends after the instruction (shares_memory), kParks
+  // when a warp parks at it (park_launch_effects).
+  static constexpr uint8_t kEndsTurn = 1, kParks = 2;
+  static std::vector<uint8_t> turn_flags(const BoundKernel& kernel, bool park);
+  struct ParkedInstruction {
+    uint32_t warp;
+    ir::Pc pc;
+    LaneMask lanes;
+  };
+
   void init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block);
   template <bool kCountWrites>
   void run_warp(Warp& w, CtaState& cta, RunCounters& counters);
@@ -89,7 +113,10 @@ class CtaRunner {
   LaunchState& launch_;
   RunOptions options_;
   const TraceHook* trace_;
-  std::vector<uint8_t> ends_turn_;  // per PC: a turn ends after this instruction (shares_memory)
+  std::vector<uint8_t> turn_flags_;  // per PC: kEndsTurn | kParks
+  std::vector<ParkedInstruction> parked_;  // in the order the warps parked
+  std::vector<uint8_t> warp_parked_;        // per warp: 1 while it has a parked instruction
+  bool parking_ = false;
   std::vector<Warp> warps_;
   std::vector<std::vector<uint64_t>> registers_;
   std::vector<std::vector<LaneMask>> predicates_;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "fmt/format.h"
 #include "func/divergence/divergence_unit.h"
 
 namespace lockstep::func {
@@ -58,6 +59,38 @@ void StateHasher::add_cta(const CtaState& cta) {
     add(b.any ? 1 : 0);
   }
   add_bytes(cta.shared.data(), cta.shared.size());
+}
+
+LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located) {
+  constexpr size_t kMaxReportedWarps = 16;
+  LaunchFault f;
+  f.fault.kind = FaultKind::Deadlock;
+  f.fault.detail = std::move(detail);
+  bool found = false;
+  size_t stuck = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    for (const Warp& w : *blocks[b].warps) {
+      if (w.status == Warp::Status::Exited) continue;
+      const bool at_barrier = w.status == Warp::Status::AtBarrier;
+      const ir::Pc pc = at_barrier ? w.barrier_pc : w.pc;
+      if (!found) {
+        *located = b;
+        f.warp = w.warp_id;
+        f.pc = pc;
+        found = true;
+      }
+      if (++stuck > kMaxReportedWarps) continue;
+      const uint32_t* id = blocks[b].cta->ctaid;
+      f.warp_states.push_back(
+          at_barrier ? fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} waiting at barrier {}", id[0], id[1],
+                                   id[2], w.warp_id, pc, w.active, w.barrier_id)
+                     : fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} running", id[0], id[1], id[2],
+                                   w.warp_id, pc, w.active));
+    }
+  }
+  if (stuck > kMaxReportedWarps)
+    f.warp_states.push_back(fmt::format("... and {} more warps", stuck - kMaxReportedWarps));
+  return f;
 }
 
 }  // namespace lockstep::func

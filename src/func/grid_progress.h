@@ -1,11 +1,14 @@
 #pragma once
-// What the cooperative grid runner needs to tell a grid that spins forever from one that is
-// still working: which instructions may write global memory (func/instruction_effects.h), and
-// a fingerprint of everything a round of the grid can depend on apart from global memory.
+// What the grid runners (the cooperative one, and the waves of ordinary launches) need to tell
+// a grid that spins forever from one that is still working: which instructions may write global
+// memory (func/instruction_effects.h), a fingerprint of everything a round of the grid can
+// depend on apart from global memory, and the report when it can never finish.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "func/bound_kernel.h"
+#include "func/cta_runner.h"
 #include "func/instruction_effects.h"
 #include "func/warp.h"
 
@@ -35,5 +38,16 @@ class StateHasher {
  private:
   uint64_t value_ = 0;
 };
+
+// A block that has not finished, as a deadlock report lists it.
+struct StuckBlock {
+  const CtaState* cta;
+  const std::vector<Warp>* warps;
+};
+
+// The report of blocks that can never finish: every warp that has not exited, with its block,
+// PC and state (at most 16 listed, then how many more), located at the first of them. The
+// fault's block is `blocks[*located]`.
+LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located);
 
 }  // namespace lockstep::func

@@ -7,12 +7,6 @@
 
 namespace lockstep::func {
 
-namespace {
-
-constexpr size_t kMaxReportedWarps = 16;  // a deadlock report lists at most this many warps
-
-}  // namespace
-
 struct GridRunner::LiveCta {
   LiveCta(const BoundKernel& kernel, LaunchState& launch, const RunOptions& options, const TraceHook* trace)
       : runner(kernel, launch, options, trace) {}
@@ -96,36 +90,16 @@ uint64_t GridRunner::fingerprint() const {
 }
 
 void GridRunner::report_stuck(std::string detail) const {
-  GridFault g;
-  g.fault.fault.kind = FaultKind::Deadlock;
-  g.fault.fault.detail = std::move(detail);
-  bool located = false;
-  size_t stuck = 0;
+  std::vector<StuckBlock> blocks;
+  std::vector<uint32_t> linear;
   for (uint32_t i = 0; i < ctas_.size(); ++i) {
-    const LiveCta& c = *ctas_[i];
-    if (c.exited) continue;
-    for (const Warp& w : c.runner.warps()) {
-      if (w.status == Warp::Status::Exited) continue;
-      const bool at_barrier = w.status == Warp::Status::AtBarrier;
-      const ir::Pc pc = at_barrier ? w.barrier_pc : w.pc;
-      if (!located) {
-        g.cta = i;
-        g.fault.warp = w.warp_id;
-        g.fault.pc = pc;
-        located = true;
-      }
-      if (++stuck > kMaxReportedWarps) continue;
-      const uint32_t* id = c.state.ctaid;
-      g.fault.warp_states.push_back(
-          at_barrier ? fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} waiting at barrier {}", id[0], id[1],
-                                   id[2], w.warp_id, pc, w.active, w.barrier_id)
-                     : fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} running", id[0], id[1], id[2],
-                                   w.warp_id, pc, w.active));
-    }
+    if (ctas_[i]->exited) continue;
+    blocks.push_back({&ctas_[i]->state, &ctas_[i]->runner.warps()});
+    linear.push_back(i);
   }
-  if (stuck > kMaxReportedWarps)
-    g.fault.warp_states.push_back(fmt::format("... and {} more warps", stuck - kMaxReportedWarps));
-  throw g;
+  size_t located = 0;
+  LaunchFault f = stuck_report(std::move(detail), blocks, &located);
+  throw GridFault{std::move(f), linear.empty() ? 0 : linear[located]};
 }
 
 }  // namespace lockstep::func

@@ -20,6 +20,14 @@ bool may_write_global(const ir::Instruction& inst);
 // A call of the device runtime's vprintf, malloc or free.
 bool calls_launch_service(const ir::KernelProgram& program, const ir::Instruction& inst);
 
+// may_write_global, or a call of malloc, free or the device runtime: what a block must not do
+// while other blocks run beside it in the functional model (func/wave_runner.h). vprintf is not
+// among them: each block's printf text is kept apart and joined in block order.
+bool changes_launch_state(const ir::KernelProgram& program, const ir::Instruction& inst);
+
+// Per PC of `kernel`: 1 when changes_launch_state, else 0.
+std::vector<uint8_t> launch_effect_flags(const BoundKernel& kernel);
+
 // Per PC of `kernel`: 1 when may_write_global, else 0.
 std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
 

@@ -1,5 +1,6 @@
 #include "func/kernel_binder.h"
 
+#include "func/instruction_effects.h"
 #include "ptx/error.h"
 
 namespace lockstep::func {
@@ -23,6 +24,8 @@ BoundKernel bind_kernel(const ir::KernelProgram& program, const OpTable& table,
     e.pc = pc;
     kernel.code.push_back(e);
   }
+  kernel.turn_ends = shared_memory_flags(kernel);
+  kernel.launch_effects = launch_effect_flags(kernel);
   return kernel;
 }
 

@@ -96,10 +96,6 @@ class Warp {
   LaneMask live = 0;
   uint32_t warp_id = 0;      // index in the block
   uint64_t clock = 0;        // this warp's notion of time (instructions issued so far)
-  // Set by a handler whose lanes found nothing to do but wait (an mbarrier test_wait/try_wait
-  // that failed): the functional runner ends the warp's time slice so that the warps it waits
-  // for run sooner. The timing model's schedulers interleave warps anyway and ignore it.
-  bool yield_slice = false;
 
   CtaState* cta = nullptr;
   LaunchState* launch = nullptr;

@@ -219,8 +219,9 @@ TEST_P(Mbarrier, ConsumerWarpSpinningOnTryWaitSeesTheProducersData) {
   }
   EXPECT_EQ(out.download(), expected);
   if (!GetParam()) {
-    // A failed wait ends the warp's time slice: the spinning warps run a few iterations, not
-    // whole slices of thousands of instructions.
+    // Every mbarrier operation ends the warp's turn, and a block whose other warp waits for a
+    // parked store stops after a short epoch (func/wave_runner.h): the spinning warps run a few
+    // hundred iterations, not whole slices of thousands of instructions.
     EXPECT_LT(r.warp_instructions, 2u * 1000u);
   }
 }

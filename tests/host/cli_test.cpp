@@ -3,8 +3,10 @@
 // the chosen preset to the program.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/run_lockstep.h"
@@ -135,6 +137,13 @@ TEST(Cli, RunPassesTheOptionsThroughTheEnvironment) {
   EXPECT_NE(env.find("\nLOCKSTEP_THREADS=3\n"), std::string::npos) << r.out;
   EXPECT_NE(env.find("\nLOCKSTEP_STATS_JSON=out.json\n"), std::string::npos) << r.out;
   EXPECT_EQ(env.find("LOCKSTEP_WARP_SIZE"), std::string::npos) << r.out;
+}
+
+TEST(Cli, RunUsesEveryCoreUnlessToldOtherwise) {
+  const ProgramOutcome r = run_cli({"run", "--", "env"});
+  EXPECT_EQ(r.exit_code, 0);
+  const uint32_t cores = std::clamp<uint32_t>(std::thread::hardware_concurrency(), 1, 256);
+  EXPECT_NE(("\n" + r.out).find("\nLOCKSTEP_THREADS=" + std::to_string(cores) + "\n"), std::string::npos) << r.out;
 }
 
 TEST(Cli, BuiltInSampleHonoursTheGpuWarpSize) {

@@ -1,8 +1,8 @@
 // Issue 11's PTX constructs through unmodified programs (tests/host/programs): kernel-parameter
 // addresses (param_address.cu), cooperative-groups tiles of 64 and 128 threads, which keep
 // their state in the block's reserved shared memory (tiled_partition.cu), each for sm_75, sm_80
-// and sm_90 in functional mode and for sm_90 in timing mode; and a kernel lockstep cannot lower,
-// which fails alone (lowering_errors.cu). stdout and the exit code are exact.
+// and sm_90 in functional mode and for sm_90 in timing mode (a kernel lockstep cannot lower fails
+// alone: run_reports_test). stdout and the exit code are exact.
 #include "host/run_lockstep.h"
 
 #ifdef LOCKSTEP_HOST_PROGRAMS
@@ -47,18 +47,6 @@ TEST(PtxConstructTiming, TilesWiderThanAWarp) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, kTiledPartitionOut);
   expect_only_kernel_summaries(r.err);
-}
-
-TEST(PtxConstructLowering, OnlyTheKernelLockstepCannotLowerFails) {
-  const ProgramOutcome r = run_lockstep(host_program("lowering_errors"));
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out,
-            "triple: cudaSuccess\n"
-            "vector_register: cudaErrorNotSupported\n"
-            "copy: cudaSuccess, wrong: 0\nPASSED\n");
-  EXPECT_EQ(r.err.substr(0, r.err.find('\n') + 1),
-            "lockstep: kernel '_Z15vector_registerPi' cannot run: fatbin0.ptx:58:15: vector register 'pair' "
-            "(.reg .v2) is not supported\n");
 }
 
 }  // namespace

@@ -11,16 +11,21 @@ namespace {
 
 std::string program(const std::string& name) { return host_program(name); }
 
-TEST(RunReports, KernelWithAnUnsupportedInstructionFailsAloneAndNotSticky) {
+// An instruction lockstep cannot run, and a declaration it cannot lower, each fail their kernel
+// alone.
+TEST(RunReports, KernelsLockstepCannotRunFailAloneAndNotSticky) {
   const ProgramOutcome r = run_lockstep(program("unsupported_instruction"));
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out,
             "square: cudaSuccess\n"
             "signal_profiler: cudaErrorNotSupported\n"
+            "vector_register: cudaErrorNotSupported\n"
             "copy: cudaSuccess, wrong: 0\nPASSED\n");
   EXPECT_EQ(r.err,
             "lockstep: kernel '_Z15signal_profilerPi' cannot run: fatbin0.ptx:57:1: unsupported PTX instruction "
             "'pmevent' at fatbin0.ptx:57\n"
+            "lockstep: kernel '_Z15vector_registerPi' cannot run: fatbin0.ptx:80:15: vector register 'pair' "
+            "(.reg .v2) is not supported\n"
             "lockstep: kernel _Z6squarePii grid (2,1,1) block (32,1,1) 32 warp instructions 960 thread "
             "instructions\n"
             "lockstep: kernel _Z6squarePii grid (2,1,1) block (32,1,1) 32 warp instructions 960 thread "

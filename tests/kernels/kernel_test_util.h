@@ -78,9 +78,10 @@ class KernelProgramTest : public ::testing::TestWithParam<KernelCase> {
           overrides.emplace_back(o);
       }
       options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config(c.timing, overrides));
-      // Two threads step the SMs: results must not depend on it (tests/timing/parallel_steps_test).
-      options.sim_threads = 2;
     }
+    // Two threads step the SMs or run the resident blocks: results must not depend on it
+    // (tests/timing/parallel_steps_test, tests/engine/functional_threads_test).
+    options.sim_threads = 2;
     return options;
   }
 

@@ -14,8 +14,8 @@
 // is deterministic. Ordering and scope qualifiers change nothing in this sequentially consistent
 // engine; clusters hold one CTA, so .shared::cluster names the CTA's own shared memory. A wait
 // never suspends: try_wait returns false at once when the phase has not completed (the
-// suspend-time hint is a hint), and a failed wait ends the warp's functional time slice
-// (Warp::yield_slice) so the warps it waits for run.
+// suspend-time hint is a hint); the functional runner ends a warp's turn after every mbarrier
+// operation (func/instruction_effects.h: shares_memory), so the warps a failed wait waits for run.
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -134,7 +134,6 @@ void wait_h(const ExecInst& in, Warp& w) {
   });
   LaneMask& p = w.p(in.d[0]);
   p = (p & ~w.exec) | done;
-  if (done != w.exec) w.yield_slice = true;
 }
 
 // d[0] count, s[0] state token.

@@ -1,0 +1,211 @@
+#include "func/wave_runner.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "func/grid_progress.h"
+
+namespace lockstep::func {
+
+// A resident block with everything it uses while it runs beside others: its own view of device
+// memory (the view caches a translation), its own launch state and printf text.
+struct WaveRunner::Slot {
+  LaunchState launch;
+  MemoryView view;
+  std::string text;
+  std::unique_ptr<CtaRunner> runner;
+  CtaState cta;
+  RunCounters counters;                 // since the slot's counts were last taken
+  std::optional<LaunchFault> fault;     // phase 1's
+  bool exited = false;
+
+  Slot(const LaunchState& shared, const MemoryView& memory) : launch(shared), view(memory) {
+    launch.memory = &view;
+    launch.printf_out = shared.printf_out != nullptr ? &text : nullptr;
+  }
+};
+
+namespace {
+
+void add(RunCounters& to, RunCounters& from) {
+  to.warp_instructions += from.warp_instructions;
+  to.thread_instructions += from.thread_instructions;
+  to.global_writes += from.global_writes;
+  from = {};
+}
+
+}  // namespace
+
+WaveRunner::WaveRunner(const BoundKernel& kernel, const LaunchState& launch, WaveRunOptions options,
+                       const TraceHook* trace)
+    : kernel_(kernel), launch_(launch), options_(std::move(options)), trace_(trace) {
+  options_.run.park_launch_effects = true;
+  options_.run.global_writes = &kernel.launch_effects;  // counted, to tell quiet epochs
+  total_blocks_ = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+  const auto resident =
+      static_cast<uint32_t>(std::clamp<uint64_t>(total_blocks_, 1, std::clamp<uint32_t>(options_.resident, 1,
+                                                                                         WorkerPool::kMaxTasks)));
+  slots_.resize(resident);
+  // A trace hook sees instructions as they run: one thread keeps its order the serial one.
+  const uint32_t threads = trace_ != nullptr ? 1 : options_.threads;
+  pool_ = std::make_unique<WorkerPool>(threads, resident);
+}
+
+WaveRunner::~WaveRunner() = default;
+
+void WaveRunner::start(Slot& slot, uint64_t linear) {
+  const uint64_t gx = launch_.grid[0], gy = launch_.grid[1];
+  slot.cta.ctaid[0] = static_cast<uint32_t>(linear % gx);
+  slot.cta.ctaid[1] = static_cast<uint32_t>(linear / gx % gy);
+  slot.cta.ctaid[2] = static_cast<uint32_t>(linear / (gx * gy));
+  slot.cta.linear_id = static_cast<uint32_t>(linear);
+  slot.cta.shared_size = options_.shared_size;
+  slot.cta.shared.assign(options_.shared_size, 0);
+  slot.exited = false;
+  slot.runner->set_parking(true);
+  slot.runner->start(slot.cta);
+}
+
+void WaveRunner::advance(Slot& slot) {
+  try {
+    const uint64_t budget_end =
+        slot.counters.warp_instructions +
+        (slot.runner->parking() ? options_.epoch_instructions : options_.alone_epoch_instructions);
+    while (true) {
+      const CtaRunner::TurnResult r = slot.runner->turn(slot.cta, slot.counters);
+      if (r == CtaRunner::TurnResult::Exited) {
+        slot.exited = true;
+        return;
+      }
+      if (r == CtaRunner::TurnResult::Parked || slot.counters.warp_instructions >= budget_end) return;
+    }
+  } catch (LaunchFault& f) {
+    slot.fault = std::move(f);
+  }
+}
+
+void WaveRunner::retire(Slot& slot) {
+  finished_text_.emplace(slot.cta.linear_id, std::move(slot.text));
+  slot.text.clear();
+  flush_printf(false);
+}
+
+void WaveRunner::flush_printf(bool everything) {
+  if (launch_.printf_out == nullptr) return;
+  if (everything) {
+    // A fault stops the launch: what the resident blocks printed goes out too, in block order.
+    for (Slot* s : occupied_) finished_text_.emplace(s->cta.linear_id, std::move(s->text));
+    for (auto& [linear, text] : finished_text_) launch_.printf_out->append(text);
+    finished_text_.clear();
+    return;
+  }
+  for (auto it = finished_text_.begin(); it != finished_text_.end() && it->first == next_text_;
+       it = finished_text_.erase(it), ++next_text_)
+    launch_.printf_out->append(it->second);
+}
+
+uint64_t WaveRunner::fingerprint() const {
+  StateHasher h;
+  for (const Slot* s : occupied_) {
+    h.add(s->cta.linear_id);
+    h.add_cta(s->cta);
+    for (const Warp& w : s->runner->warps()) h.add_warp(w, kernel_);
+  }
+  return h.value();
+}
+
+void WaveRunner::report_stuck() {
+  std::vector<StuckBlock> blocks;
+  for (const Slot* s : occupied_) blocks.push_back({&s->cta, &s->runner->warps()});
+  size_t located = 0;
+  LaunchFault f = stuck_report(
+      "no thread block of the launch can make progress: the resident blocks wrote no global memory and "
+      "returned to an earlier state",
+      blocks, &located);
+  fail(*occupied_[located], std::move(f));
+}
+
+void WaveRunner::fail(Slot& slot, LaunchFault fault) {
+  flush_printf(true);
+  throw WaveFault{std::move(fault), &slot.cta};
+}
+
+void WaveRunner::run(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit) {
+  for (auto& slot : slots_) {
+    if (next_block_ == total_blocks_) break;
+    slot = std::make_unique<Slot>(launch_, *launch_.memory);
+    slot->runner = std::make_unique<CtaRunner>(kernel_, slot->launch, options_.run, trace_);
+    start(*slot, next_block_++);
+    occupied_.push_back(slot.get());
+  }
+  const std::function<void(uint32_t)> advance_one = [this](uint32_t i) { advance(*occupied_[i]); };
+  uint64_t done = 0;
+  const auto take_counts = [&] {
+    for (const auto& slot : slots_)
+      if (slot) add(counters, slot->counters);
+  };
+  const auto sum_of = [this](uint64_t RunCounters::*field) {
+    uint64_t sum = 0;
+    for (const Slot* s : occupied_) sum += s->counters.*field;
+    return sum;
+  };
+  while (!occupied_.empty()) {
+    if (occupied_.size() == 1 && next_block_ == total_blocks_) occupied_[0]->runner->set_parking(false);
+    const uint64_t writes_before = sum_of(&RunCounters::global_writes);
+    const uint64_t instructions_before = sum_of(&RunCounters::warp_instructions);
+    pool_->run(static_cast<uint32_t>(occupied_.size()), advance_one);
+
+    Slot* faulted = nullptr;
+    for (Slot* s : occupied_)
+      if (s->fault && (faulted == nullptr || s->cta.linear_id < faulted->cta.linear_id)) faulted = s;
+    if (faulted != nullptr) {
+      take_counts();
+      fail(*faulted, std::move(*faulted->fault));
+    }
+    for (Slot* s : occupied_) {
+      try {
+        s->runner->commit_parked();
+      } catch (LaunchFault& f) {
+        take_counts();
+        fail(*s, std::move(f));
+      }
+    }
+    bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
+    for (const Slot* s : occupied_) quiet &= !s->exited;
+    if (!quiet) {
+      quiet_states_.clear();
+      quiet_instructions_ = 0;
+    } else {
+      quiet_instructions_ += sum_of(&RunCounters::warp_instructions) - instructions_before;
+      if (quiet_instructions_ >= options_.hash_interval) {
+        quiet_instructions_ = 0;
+        if (!quiet_states_.insert(fingerprint()).second) {
+          take_counts();
+          report_stuck();
+        }
+      }
+    }
+
+    std::vector<Slot*>& still = next_occupied_;
+    still.clear();
+    for (Slot* s : occupied_) {
+      if (!s->exited) {
+        still.push_back(s);
+        continue;
+      }
+      add(counters, s->counters);
+      retire(*s);
+      ++done;
+      if (on_cta_exit) on_cta_exit(done);
+      if (next_block_ < total_blocks_) {
+        start(*s, next_block_++);
+        still.push_back(s);
+      }
+    }
+    occupied_.swap(still);
+  }
+  take_counts();
+  flush_printf(true);
+}
+
+}  // namespace lockstep::func

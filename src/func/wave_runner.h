@@ -1,0 +1,101 @@
+#pragma once
+// Runs the blocks of an ordinary (not cooperative) launch in the functional model on several
+// host threads, with results that do not depend on how many.
+//
+// Up to `resident` blocks are resident at once, started in linear block order as a GPU starts
+// them. The launch advances in epochs:
+//  1. Every resident block runs on its own (its warps in turns, as CtaRunner runs them) until
+//     each of its warps has exited, waits at a barrier, or has reached an instruction that may
+//     change what another block sees: a store, atomic or reduction outside shared and local
+//     memory, a copy, malloc/free, a device-side launch (func/instruction_effects.h:
+//     changes_launch_state). Such a warp parks there. A block that keeps running without
+//     parking (a spin on a flag) stops after a turn that reaches `epoch_instructions`. Blocks
+//     only read memory in this phase, so they run on the worker threads side by side.
+//  2. The parked instructions run, one thread, block by block in slot order and, within a
+//     block, in the order its warps parked. Blocks that exited leave; the next blocks in linear
+//     order take their slots.
+// Which thread runs which block in phase 1 changes nothing a block can see, so results, printf
+// text, instruction counts and fault reports are bit-identical for any thread count. Each
+// block's printf text is kept apart and joined in linear block order, as a serial run writes
+// it. A fault in phase 1 is reported for the lowest-numbered block that faulted; one in phase 2
+// at the first parked instruction that faulted.
+//
+// When one block is left resident it runs without parking: nothing else runs that could see its
+// writes early or late.
+//
+// A launch that can never finish is reported as a deadlock, as the cooperative runner reports it
+// (func/grid_runner.h, rule 1): an epoch in which no block exited and no instruction that may
+// write global memory ran is quiet; after every `hash_interval` warp instructions of a run of
+// quiet epochs the state of every resident block is hashed, and a hash seen before in the same
+// run means the launch repeats itself forever (a spin on a flag that nobody will set).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <unordered_set>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "func/cta_runner.h"
+#include "func/worker_pool.h"
+
+namespace lockstep::func {
+
+struct WaveRunOptions {
+  RunOptions run;
+  uint32_t shared_size = 0;  // bytes of shared memory per block
+  uint32_t resident = 1;     // blocks resident at once (before the grid's size caps it)
+  uint32_t threads = 1;      // host threads, the caller's included
+  // Per block and epoch, checked after each turn: what a block that does not park (a spin on
+  // another block's flag, or on a sibling warp that parked) runs before the parked instructions
+  // run. Small, so a spin costs little; a turn is never cut short, so long computations are not.
+  uint64_t epoch_instructions = 512;
+  // The same when one block is left: only how often the deadlock check looks.
+  uint64_t alone_epoch_instructions = 1u << 20;
+  uint64_t hash_interval = 1u << 20;  // quiet warp instructions between two state hashes
+};
+
+// A fault in one block; `cta` is the state of the block it happened in.
+struct WaveFault {
+  LaunchFault fault;
+  const CtaState* cta = nullptr;
+};
+
+class WaveRunner {
+ public:
+  // `launch.printf_out` receives the launch's printf text.
+  WaveRunner(const BoundKernel& kernel, const LaunchState& launch, WaveRunOptions options, const TraceHook* trace);
+  ~WaveRunner();
+  // Runs the whole grid; throws WaveFault. `on_cta_exit(blocks_done)` is called each time a
+  // block finishes (may be empty).
+  void run(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit);
+
+ private:
+  struct Slot;
+  void start(Slot& slot, uint64_t linear);
+  void advance(Slot& slot);
+  void retire(Slot& slot);
+  void flush_printf(bool everything);
+  uint64_t fingerprint() const;
+  [[noreturn]] void report_stuck();
+  [[noreturn]] void fail(Slot& slot, LaunchFault fault);
+
+  const BoundKernel& kernel_;
+  const LaunchState& launch_;
+  WaveRunOptions options_;
+  const TraceHook* trace_;
+  uint64_t total_blocks_ = 0;
+  uint64_t next_block_ = 0;  // the next block to start, linear
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<Slot*> occupied_;  // this epoch's resident blocks, in slot order
+  std::vector<Slot*> next_occupied_;  // the next epoch's, while it is worked out
+  // printf text of finished blocks waiting for the blocks before them (linear index -> text)
+  std::map<uint64_t, std::string> finished_text_;
+  uint64_t next_text_ = 0;  // the block whose text goes out next
+  std::unique_ptr<WorkerPool> pool_;
+  // The deadlock check: hashes of the states seen in the current run of quiet epochs.
+  std::unordered_set<uint64_t> quiet_states_;
+  uint64_t quiet_instructions_ = 0;  // since the last hash
+};
+
+}  // namespace lockstep::func

@@ -1,0 +1,124 @@
+#include "func/worker_pool.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "fmt/format.h"
+
+namespace lockstep::func {
+
+namespace {
+
+// A batch (a cycle of a large GPU, an epoch of resident blocks) takes microseconds, less than
+// a sleep and a wake-up cost, so a waiting thread first spins, then yields its core, and only
+// then sleeps.
+constexpr uint32_t kSpinRounds = 256;
+constexpr uint32_t kYieldRounds = 4096;
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+uint32_t generation_of(uint64_t claim) { return static_cast<uint32_t>(claim >> 32); }
+uint32_t count_of(uint64_t claim) { return static_cast<uint32_t>(claim >> 16) & 0xffff; }
+uint32_t next_of(uint64_t claim) { return static_cast<uint32_t>(claim) & 0xffff; }
+
+}  // namespace
+
+WorkerPool::WorkerPool(uint32_t threads, uint32_t max_tasks) {
+  if (max_tasks > kMaxTasks)
+    throw std::invalid_argument(fmt::format("{} tasks: a worker pool runs at most {} at once", max_tasks, kMaxTasks));
+  errors_.resize(max_tasks);
+  const uint32_t helpers = std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, max_tasks)) - 1;
+  workers_.reserve(helpers);
+  for (uint32_t i = 0; i < helpers; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  stop_.store(true);
+  claim_.store(uint64_t{generation_ + 1} << 32);
+  claim_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void WorkerPool::work(uint32_t generation) {
+  uint64_t c = claim_.load();
+  while (generation_of(c) == generation && next_of(c) < count_of(c)) {
+    if (!claim_.compare_exchange_weak(c, c + 1)) continue;
+    // Claimed: the caller cannot start another batch before this task is counted done, so
+    // task_ stays as published.
+    const uint32_t i = next_of(c);
+    try {
+      (*task_)(i);
+    } catch (...) {
+      errors_[i] = std::current_exception();
+    }
+    done_.fetch_add(1);
+    c = claim_.load();
+  }
+}
+
+void WorkerPool::worker_loop() {
+  uint32_t seen = 0;
+  while (true) {
+    uint64_t c = claim_.load();
+    for (uint32_t round = 0; generation_of(c) == seen; ++round) {
+      if (round < kSpinRounds) {
+        cpu_relax();
+      } else if (round < kYieldRounds) {
+        std::this_thread::yield();
+      } else {
+        // Dekker with run(): it publishes the claim word, then looks for sleepers; a sleeper
+        // counts itself, then sleeps only if the word is still the one it saw.
+        sleepers_.fetch_add(1);
+        claim_.wait(c);
+        sleepers_.fetch_sub(1);
+        round = 0;
+      }
+      c = claim_.load();
+    }
+    seen = generation_of(c);
+    if (stop_.load()) return;
+    work(seen);
+  }
+}
+
+void WorkerPool::run(uint32_t count, const std::function<void(uint32_t)>& task) {
+  if (count > errors_.size())
+    throw std::invalid_argument(fmt::format("a batch of {} tasks exceeds the pool's {}", count, errors_.size()));
+  if (workers_.empty() || count == 1) {
+    // One thread or one task: the same order and the same first exception, without the hand-off.
+    std::exception_ptr first;
+    for (uint32_t i = 0; i < count; ++i) {
+      try {
+        task(i);
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+    if (first) std::rethrow_exception(first);
+    return;
+  }
+  task_ = &task;
+  ++generation_;
+  done_.store(0);
+  claim_.store(uint64_t{generation_} << 32 | uint64_t{count} << 16);
+  if (sleepers_.load() != 0) claim_.notify_all();
+  work(generation_);
+  for (uint32_t round = 0; done_.load() != count; ++round) {
+    if (round < kSpinRounds) cpu_relax();
+    else std::this_thread::yield();
+  }
+  std::exception_ptr first;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (errors_[i] && !first) first = errors_[i];
+    errors_[i] = nullptr;
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+}  // namespace lockstep::func
