@@ -79,17 +79,17 @@ int run_workloads(bool quick, uint32_t threads, std::vector<double>& seconds_out
   const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_BENCH_PTX);
 
   {  // compute-bound
-    const uint32_t threads = quick ? 8192 : 65536;
+    const uint32_t fma_threads = quick ? 8192 : 65536;
     const int iterations = 256;
-    const uint64_t out = engine.malloc(threads * sizeof(float));
+    const uint64_t out = engine.malloc(fma_threads * sizeof(float));
     const auto start = Clock::now();
-    const lockstep::LaunchResult r = lockstep::bench::launch_fma_loop(engine, m, threads, iterations, out);
+    const lockstep::LaunchResult r = lockstep::bench::launch_fma_loop(engine, m, fma_threads, iterations, out);
     const double seconds = seconds_since(start);
-    std::vector<float> native_out(threads), sim_out(threads);
-    const double native = native_fma_loop<false>(threads, iterations, native_out);
-    native_fma_loop<true>(threads, iterations, native_out);
-    engine.copy_to_host(sim_out.data(), out, threads * sizeof(float));
-    if (r.fault || std::memcmp(native_out.data(), sim_out.data(), threads * sizeof(float)) != 0) {
+    std::vector<float> native_out(fma_threads), sim_out(fma_threads);
+    const double native = native_fma_loop<false>(fma_threads, iterations, native_out);
+    native_fma_loop<true>(fma_threads, iterations, native_out);
+    engine.copy_to_host(sim_out.data(), out, fma_threads * sizeof(float));
+    if (r.fault || std::memcmp(native_out.data(), sim_out.data(), fma_threads * sizeof(float)) != 0) {
       fmt::print(stderr, "fma_loop: results differ from the native loop\n");
       return 1;
     }

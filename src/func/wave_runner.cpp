@@ -18,6 +18,9 @@ struct WaveRunner::Slot {
   RunCounters counters;                 // since the slot's counts were last taken
   std::optional<LaunchFault> fault;     // phase 1's
   bool exited = false;
+  // Decided between epochs, in slot order; done by the thread that advances the slot next.
+  std::optional<uint64_t> start_next;   // the block that takes the slot (linear)
+  bool alone = false;                   // the last block left: it runs without parking
 
   Slot(const LaunchState& shared, const MemoryView& memory) : launch(shared), view(memory) {
     launch.memory = &view;
@@ -49,6 +52,7 @@ WaveRunner::WaveRunner(const BoundKernel& kernel, const LaunchState& launch, Wav
   // A trace hook sees instructions as they run: one thread keeps its order the serial one.
   const uint32_t threads = trace_ != nullptr ? 1 : options_.threads;
   pool_ = std::make_unique<WorkerPool>(threads, resident);
+  advance_one_ = [this](uint32_t i) { advance(*occupied_[i]); };
 }
 
 WaveRunner::~WaveRunner() = default;
@@ -62,12 +66,16 @@ void WaveRunner::start(Slot& slot, uint64_t linear) {
   slot.cta.shared_size = options_.shared_size;
   slot.cta.shared.assign(options_.shared_size, 0);
   slot.exited = false;
-  slot.runner->set_parking(true);
   slot.runner->start(slot.cta);
 }
 
 void WaveRunner::advance(Slot& slot) {
   try {
+    if (slot.start_next) {
+      start(slot, *slot.start_next);
+      slot.start_next.reset();
+    }
+    slot.runner->set_parking(!slot.alone);
     const uint64_t budget_end =
         slot.counters.warp_instructions +
         (slot.runner->parking() ? options_.epoch_instructions : options_.alone_epoch_instructions);
@@ -130,81 +138,90 @@ void WaveRunner::fail(Slot& slot, LaunchFault fault) {
   throw WaveFault{std::move(fault), &slot.cta};
 }
 
+void WaveRunner::take_counts(RunCounters& counters) {
+  for (const auto& slot : slots_)
+    if (slot) add(counters, slot->counters);
+}
+
+uint64_t WaveRunner::sum_of(uint64_t RunCounters::*field) const {
+  uint64_t sum = 0;
+  for (const Slot* s : occupied_) sum += s->counters.*field;
+  return sum;
+}
+
+void WaveRunner::run_epoch(RunCounters& counters) {
+  if (occupied_.size() == 1 && next_block_ == total_blocks_) occupied_[0]->alone = true;
+  const uint64_t writes_before = sum_of(&RunCounters::global_writes);
+  const uint64_t instructions_before = sum_of(&RunCounters::warp_instructions);
+  pool_->run(static_cast<uint32_t>(occupied_.size()), advance_one_);
+
+  // Phase 1 faults, as a serial run in block order would have met the first.
+  Slot* faulted = nullptr;
+  for (Slot* s : occupied_)
+    if (s->fault && (faulted == nullptr || s->cta.linear_id < faulted->cta.linear_id)) faulted = s;
+  if (faulted != nullptr) {
+    take_counts(counters);
+    fail(*faulted, std::move(*faulted->fault));
+  }
+  // Phase 2.
+  for (Slot* s : occupied_) {
+    try {
+      s->runner->commit_parked();
+    } catch (LaunchFault& f) {
+      take_counts(counters);
+      fail(*s, std::move(f));
+    }
+  }
+
+  bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
+  for (const Slot* s : occupied_) quiet &= !s->exited;
+  if (!quiet) {
+    quiet_states_.clear();
+    quiet_instructions_ = 0;
+    return;
+  }
+  quiet_instructions_ += sum_of(&RunCounters::warp_instructions) - instructions_before;
+  if (quiet_instructions_ < options_.hash_interval) return;
+  quiet_instructions_ = 0;
+  if (!quiet_states_.insert(fingerprint()).second) {
+    take_counts(counters);
+    report_stuck();
+  }
+}
+
+void WaveRunner::retire_exited(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit) {
+  std::vector<Slot*>& still = next_occupied_;
+  still.clear();
+  for (Slot* s : occupied_) {
+    if (!s->exited) {
+      still.push_back(s);
+      continue;
+    }
+    add(counters, s->counters);
+    retire(*s);
+    ++blocks_done_;
+    if (on_cta_exit) on_cta_exit(blocks_done_);
+    if (next_block_ < total_blocks_) {
+      s->start_next = next_block_++;
+      still.push_back(s);
+    }
+  }
+  occupied_.swap(still);
+}
+
 void WaveRunner::run(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit) {
   for (auto& slot : slots_) {
     if (next_block_ == total_blocks_) break;
     slot = std::make_unique<Slot>(launch_, *launch_.memory);
     slot->runner = std::make_unique<CtaRunner>(kernel_, slot->launch, options_.run, trace_);
-    start(*slot, next_block_++);
+    slot->start_next = next_block_++;
     occupied_.push_back(slot.get());
   }
-  const std::function<void(uint32_t)> advance_one = [this](uint32_t i) { advance(*occupied_[i]); };
-  uint64_t done = 0;
-  const auto take_counts = [&] {
-    for (const auto& slot : slots_)
-      if (slot) add(counters, slot->counters);
-  };
-  const auto sum_of = [this](uint64_t RunCounters::*field) {
-    uint64_t sum = 0;
-    for (const Slot* s : occupied_) sum += s->counters.*field;
-    return sum;
-  };
   while (!occupied_.empty()) {
-    if (occupied_.size() == 1 && next_block_ == total_blocks_) occupied_[0]->runner->set_parking(false);
-    const uint64_t writes_before = sum_of(&RunCounters::global_writes);
-    const uint64_t instructions_before = sum_of(&RunCounters::warp_instructions);
-    pool_->run(static_cast<uint32_t>(occupied_.size()), advance_one);
-
-    Slot* faulted = nullptr;
-    for (Slot* s : occupied_)
-      if (s->fault && (faulted == nullptr || s->cta.linear_id < faulted->cta.linear_id)) faulted = s;
-    if (faulted != nullptr) {
-      take_counts();
-      fail(*faulted, std::move(*faulted->fault));
-    }
-    for (Slot* s : occupied_) {
-      try {
-        s->runner->commit_parked();
-      } catch (LaunchFault& f) {
-        take_counts();
-        fail(*s, std::move(f));
-      }
-    }
-    bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
-    for (const Slot* s : occupied_) quiet &= !s->exited;
-    if (!quiet) {
-      quiet_states_.clear();
-      quiet_instructions_ = 0;
-    } else {
-      quiet_instructions_ += sum_of(&RunCounters::warp_instructions) - instructions_before;
-      if (quiet_instructions_ >= options_.hash_interval) {
-        quiet_instructions_ = 0;
-        if (!quiet_states_.insert(fingerprint()).second) {
-          take_counts();
-          report_stuck();
-        }
-      }
-    }
-
-    std::vector<Slot*>& still = next_occupied_;
-    still.clear();
-    for (Slot* s : occupied_) {
-      if (!s->exited) {
-        still.push_back(s);
-        continue;
-      }
-      add(counters, s->counters);
-      retire(*s);
-      ++done;
-      if (on_cta_exit) on_cta_exit(done);
-      if (next_block_ < total_blocks_) {
-        start(*s, next_block_++);
-        still.push_back(s);
-      }
-    }
-    occupied_.swap(still);
+    run_epoch(counters);
+    retire_exited(counters, on_cta_exit);
   }
-  take_counts();
+  take_counts(counters);
   flush_printf(true);
 }
 

@@ -72,10 +72,16 @@ class WaveRunner {
 
  private:
   struct Slot;
+  // Both phases of an epoch, and the deadlock check.
+  void run_epoch(RunCounters& counters);
+  // Blocks that exited leave; the next blocks in linear order take their slots.
+  void retire_exited(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit);
   void start(Slot& slot, uint64_t linear);
-  void advance(Slot& slot);
+  void advance(Slot& slot);  // phase 1 of one block
   void retire(Slot& slot);
   void flush_printf(bool everything);
+  void take_counts(RunCounters& counters);
+  uint64_t sum_of(uint64_t RunCounters::*field) const;  // over the resident blocks
   uint64_t fingerprint() const;
   [[noreturn]] void report_stuck();
   [[noreturn]] void fail(Slot& slot, LaunchFault fault);
@@ -86,6 +92,7 @@ class WaveRunner {
   const TraceHook* trace_;
   uint64_t total_blocks_ = 0;
   uint64_t next_block_ = 0;  // the next block to start, linear
+  uint64_t blocks_done_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> occupied_;  // this epoch's resident blocks, in slot order
   std::vector<Slot*> next_occupied_;  // the next epoch's, while it is worked out
@@ -93,6 +100,7 @@ class WaveRunner {
   std::map<uint64_t, std::string> finished_text_;
   uint64_t next_text_ = 0;  // the block whose text goes out next
   std::unique_ptr<WorkerPool> pool_;
+  std::function<void(uint32_t)> advance_one_;  // phase 1's task: advance(*occupied_[i])
   // The deadlock check: hashes of the states seen in the current run of quiet epochs.
   std::unordered_set<uint64_t> quiet_states_;
   uint64_t quiet_instructions_ = 0;  // since the last hash
