@@ -33,7 +33,7 @@ struct TextureDescriptor {
   ReadMode read_mode = ReadMode::Element;
   uint8_t normalized_coords = 0;       // coordinates in [0, 1) span the whole extent
   uint8_t layered = 0;                 // a layered array: `layers` slices of width x height
-  uint8_t reserved = 0;
+  uint8_t cubemap = 0;                 // a cubemap array: layer 6 * cube + face (+x -x +y -y +z -z)
   uint32_t width = 1, height = 1, depth = 1;  // in elements; 1 for unused dimensions
   uint32_t layers = 1;
   uint64_t base = 0;                   // device address of element (0, 0, 0, layer 0)

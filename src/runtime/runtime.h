@@ -156,7 +156,8 @@ class Runtime {
                         cudaMemcpyKind kind);
   cudaError_t memset_2d(void* dst, size_t pitch, int value, size_t width, size_t height);
   cudaError_t malloc_3d(cudaPitchedPtr* pointer, cudaExtent extent);
-  cudaError_t memcpy_3d(const cudaMemcpy3DParms& p);  // linear memory only (no CUDA arrays)
+  // cudaMemcpy3D: linear memory here; with srcArray or dstArray set, memcpy_3d_array.
+  cudaError_t memcpy_3d(const cudaMemcpy3DParms& p);
   cudaError_t memset_3d(cudaPitchedPtr pointer, int value, cudaExtent extent);
   // ---- end managed and pitched memory ----
 
@@ -170,6 +171,9 @@ class Runtime {
                             size_t width, size_t height, cudaMemcpyKind kind);
   cudaError_t copy_from_array(void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                               size_t width, size_t height, cudaMemcpyKind kind);
+  // cudaMemcpy3D with a CUDA array on either side or both (runtime_memcpy3d_array.cpp): the
+  // extent and an array's position in its elements, a pointer's x position in bytes.
+  cudaError_t memcpy_3d_array(const cudaMemcpy3DParms& p);
   cudaError_t create_texture_object(cudaTextureObject_t* object, const cudaResourceDesc* resource,
                                     const cudaTextureDesc* texture, const cudaResourceViewDesc* view);
   cudaError_t destroy_texture_object(cudaTextureObject_t object);

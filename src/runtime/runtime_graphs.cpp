@@ -97,7 +97,8 @@ cudaError_t Runtime::run_node(const GraphNode& node) {
   }
   if (const auto* c = std::get_if<MemcpyNodeOp>(&node.op)) {
     const cudaMemcpy3DParms& p = c->params;
-    const bool one_row = p.extent.height == 1 && p.extent.depth == 1 && p.srcPos.y == 0 && p.srcPos.z == 0 &&
+    const bool arrays = p.srcArray != nullptr || p.dstArray != nullptr;
+    const bool one_row = !arrays && p.extent.height == 1 && p.extent.depth == 1 && p.srcPos.y == 0 && p.srcPos.z == 0 &&
                          p.dstPos.y == 0 && p.dstPos.z == 0;
     if (!one_row) return memcpy_3d(p);
     return memcpy(static_cast<char*>(p.dstPtr.ptr) + p.dstPos.x, static_cast<const char*>(p.srcPtr.ptr) + p.srcPos.x,

@@ -87,10 +87,7 @@ cudaError_t Runtime::malloc_3d(cudaPitchedPtr* pointer, cudaExtent extent) {
 
 cudaError_t Runtime::memcpy_3d(const cudaMemcpy3DParms& p) {
   if (sticky_ != cudaSuccess) return sticky_;
-  if (p.srcArray != nullptr || p.dstArray != nullptr) {
-    report_unsupported("cudaMemcpy3D with a CUDA array");
-    return cudaErrorNotSupported;
-  }
+  if (p.srcArray != nullptr || p.dstArray != nullptr) return memcpy_3d_array(p);
   const cudaExtent& e = p.extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0) return cudaSuccess;
   if (p.srcPtr.ptr == nullptr || p.dstPtr.ptr == nullptr) return record(cudaErrorInvalidValue);

@@ -13,10 +13,6 @@ cudaError_t Runtime::malloc_array(cudaArray_t* array, const cudaChannelFormatDes
                                   unsigned flags) {
   if (sticky_ != cudaSuccess) return sticky_;
   if (desc == nullptr) return record(cudaErrorInvalidValue);
-  if ((flags & cudaArrayCubemap) != 0) {
-    print("cubemap CUDA arrays (cudaArrayCubemap) are not supported yet");
-    return record(cudaErrorNotSupported);
-  }
   return record(textures_.create_array(engine_, array, *desc, extent, flags));
 }
 

@@ -22,7 +22,13 @@ func::ChannelKind channel_kind(const cudaChannelFormatKind& f) {
 uint32_t dimension(size_t n) { return n == 0 ? 1u : static_cast<uint32_t>(n); }
 
 constexpr unsigned kKnownArrayFlags =
-    cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather;
+    cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather;
+
+// CUDA's shapes: a cubemap has six square faces {w, w, 6}; a layered cubemap {w, w, 6 * n}.
+bool valid_cubemap_extent(const cudaExtent& e, bool layered) {
+  if (e.height != e.width || e.depth == 0) return false;
+  return layered ? e.depth % 6 == 0 : e.depth == 6;
+}
 
 }  // namespace
 
@@ -50,8 +56,10 @@ cudaError_t TextureObjects::create_array(Engine& engine, cudaArray_t* array, con
   if (cudaError_t e = check_channels(desc); e != cudaSuccess) return e;
   if ((flags & ~kKnownArrayFlags) != 0 || extent.width == 0) return cudaErrorInvalidValue;
   const bool layered = (flags & cudaArrayLayered) != 0;
+  const bool cubemap = (flags & cudaArrayCubemap) != 0;
   if (layered && extent.depth == 0) return cudaErrorInvalidValue;
   if (extent.height == 0 && extent.depth != 0 && !layered) return cudaErrorInvalidValue;
+  if (cubemap && !valid_cubemap_extent(extent, layered)) return cudaErrorInvalidValue;
   auto a = std::make_unique<CudaArray>();
   a->desc = desc;
   a->extent = extent;
@@ -59,7 +67,8 @@ cudaError_t TextureObjects::create_array(Engine& engine, cudaArray_t* array, con
   a->element_bytes = channel_count(desc) * static_cast<uint32_t>(desc.x) / 8;
   a->width = dimension(extent.width);
   a->height = dimension(extent.height);
-  if (layered) a->layers = dimension(extent.depth);
+  // A cubemap's faces are layers (6 per cube), read as 2D slices like a layered array's.
+  if (layered || cubemap) a->layers = dimension(extent.depth);
   else a->depth = dimension(extent.depth);
   a->base = engine.malloc(a->row_bytes() * a->rows());
   *array = reinterpret_cast<cudaArray_t>(a.get());
@@ -140,6 +149,7 @@ cudaError_t TextureObjects::describe(const cudaResourceDesc& resource, func::Tex
       d.depth = a->depth;
       d.layers = a->layers;
       d.layered = (a->flags & cudaArrayLayered) != 0;
+      d.cubemap = (a->flags & cudaArrayCubemap) != 0;
       d.base = a->base;
       d.pitch = a->row_bytes();
       break;

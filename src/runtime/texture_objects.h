@@ -21,7 +21,8 @@ struct CudaArray {
   cudaExtent extent{};      // as allocated (0 for unused dimensions)
   unsigned flags = 0;
   uint32_t element_bytes = 0;
-  uint32_t width = 1, height = 1, depth = 1, layers = 1;  // depth is 1 for layered arrays
+  // depth is 1 for layered and cubemap arrays; a cubemap's layers are its faces (6 per cube)
+  uint32_t width = 1, height = 1, depth = 1, layers = 1;
   uint64_t base = 0;        // device allocation
   uint64_t row_bytes() const { return uint64_t{width} * element_bytes; }
   uint64_t rows() const { return uint64_t{height} * depth * layers; }

@@ -36,6 +36,8 @@ set(HOST_SM80_PROGRAMS async_barriers)
 set(HOST_MULTI_ARCH_PROGRAMS vector_add host_threads memory_pools graph_conditionals constant_memory faulting_kernel streams_events dynamic_shared pinned_memory zero_copy stream_priorities templates device_printf thrust_ops cub_ops textures managed_memory pitched_2d kmeans cuda_graphs grid_sync device_heap)
 # Issue 11's PTX constructs: kernel-parameter addresses, tiles wider than a warp (reserved shared memory).
 list(APPEND HOST_MULTI_ARCH_PROGRAMS param_address tiled_partition)
+# CUDA arrays in 3D: cudaMemcpy3D with arrays, layered and cubemap textures.
+list(APPEND HOST_MULTI_ARCH_PROGRAMS array3d_textures)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)

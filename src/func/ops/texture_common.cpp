@@ -13,6 +13,8 @@ std::optional<Geometry> parse_geometry(std::string_view m) {
   if (m == "3d") return Geometry::D3;
   if (m == "a1d") return Geometry::A1D;
   if (m == "a2d") return Geometry::A2D;
+  if (m == "cube") return Geometry::Cube;
+  if (m == "acube") return Geometry::ACube;
   return std::nullopt;
 }
 
@@ -25,12 +27,16 @@ uint32_t spatial_dims(Geometry g) {
     case Geometry::A2D:
       return 2;
     case Geometry::D3:
+    case Geometry::Cube:
+    case Geometry::ACube:
       return 3;
   }
   return 1;
 }
 
-bool is_layered(Geometry g) { return g == Geometry::A1D || g == Geometry::A2D; }
+bool is_layered(Geometry g) { return g == Geometry::A1D || g == Geometry::A2D || g == Geometry::ACube; }
+
+bool is_cubemap(Geometry g) { return g == Geometry::Cube || g == Geometry::ACube; }
 
 uint32_t coordinate_count(Geometry g) {
   switch (g) {
@@ -41,6 +47,8 @@ uint32_t coordinate_count(Geometry g) {
       return 2;
     case Geometry::D3:
     case Geometry::A2D:
+    case Geometry::Cube:
+    case Geometry::ACube:
       return 4;
   }
   return 1;

@@ -11,15 +11,18 @@
 
 namespace lockstep::func::texture {
 
-// .1d .2d .3d .a1d .a2d
-enum class Geometry : uint8_t { D1, D2, D3, A1D, A2D };
+// .1d .2d .3d .a1d .a2d .cube .acube
+enum class Geometry : uint8_t { D1, D2, D3, A1D, A2D, Cube, ACube };
 
 std::optional<Geometry> parse_geometry(std::string_view m);
-// Spatial dimensions (1, 2 or 3), and whether the first coordinate is a layer index.
+// Spatial coordinates (1, 2 or 3; a cubemap's direction vector has 3), and whether the first
+// coordinate is a layer index.
 uint32_t spatial_dims(Geometry g);
 bool is_layered(Geometry g);
+// .cube and .acube: the coordinates are a direction that picks a face (texture_cubemap.h).
+bool is_cubemap(Geometry g);
 // Elements of the coordinate vector as PTX writes it: 1d {x}, 2d {x, y}, 3d {x, y, z, _},
-// a1d {layer, x}, a2d {layer, x, y, _}.
+// a1d {layer, x}, a2d {layer, x, y, _}, cube {x, y, z, _}, acube {layer, x, y, z}.
 uint32_t coordinate_count(Geometry g);
 
 // The descriptor a texture (surface == false) or surface handle points at. A handle that is

@@ -60,7 +60,8 @@ uint32_t attribute_value(const TextureDescriptor& d, Attribute a) {
     case Attribute::AddrMode0: return static_cast<uint32_t>(d.address_mode[0]);
     case Attribute::AddrMode1: return static_cast<uint32_t>(d.address_mode[1]);
     case Attribute::AddrMode2: return static_cast<uint32_t>(d.address_mode[2]);
-    case Attribute::ArraySize: return d.layered ? d.layers : 0;
+    // A layered cubemap counts cubes, six faces each.
+    case Attribute::ArraySize: return d.layered ? (d.cubemap ? d.layers / 6 : d.layers) : 0;
     case Attribute::MemoryLayout: return 0;  // CUDA arrays are block linear (opaque) layouts
   }
   return 0;

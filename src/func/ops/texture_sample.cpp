@@ -1,7 +1,7 @@
 // tex and tld4: texture fetches through a texture object handle.
 //   tex{.level}.geom.v4.dtype.ctype  d, [handle, {coords}]{, lod}
 //   tld4.comp.2d.v4.dtype.f32       d, [handle, {x, y}]
-// geom is 1d/2d/3d/a1d/a2d; dtype f32/s32/u32; ctype s32/f32 (tld4: f32). Textures here have a
+// geom is 1d/2d/3d/a1d/a2d/cube/acube; dtype f32/s32/u32; ctype s32/f32 (cube, acube and tld4: f32). Textures here have a
 // single mip level, so tex.level reads level 0 whatever the level of detail.
 #include <string>
 
@@ -9,6 +9,7 @@
 #include "func/ops/float_bits.h"
 #include "func/ops/texture_binders.h"
 #include "func/ops/texture_common.h"
+#include "func/ops/texture_cubemap.h"
 #include "func/ops/texture_sampler.h"
 
 namespace lockstep::func::texture {
@@ -41,7 +42,9 @@ void sample_h(const ExecInst& in, Warp& w) {
     const TextureDescriptor d = read_descriptor(w, handle[lane], lane, false);
     Sampler sampler(w, d, kind, lane);
     const Coordinates c = lane_coordinates(in, w, g, lane);
-    const Rgba r = Gather ? sampler.gather(c, static_cast<uint32_t>(in.aux2)) : sampler.sample(c, spatial_dims(g));
+    const Rgba r = Gather            ? sampler.gather(c, static_cast<uint32_t>(in.aux2))
+                   : is_cubemap(g) ? sample_cubemap(w, d, kind, lane, c)
+                                   : sampler.sample(c, spatial_dims(g));
     for (uint32_t i = 0; i < 4; ++i) w.r(in.d[i])[lane] = r.bits[i];
   });
 }
@@ -65,6 +68,7 @@ std::optional<SampleForm> parse_form(const ir::Instruction& inst, size_t first) 
   const std::string& ctype = m[first + 3];
   if (dtype != "f32" && dtype != "s32" && dtype != "u32") return std::nullopt;
   if (ctype != "f32" && ctype != "s32") return std::nullopt;
+  if (is_cubemap(*g) && ctype != "f32") return std::nullopt;  // a direction has no texel indices
   f.aux = static_cast<uint64_t>(*g) | (ctype == "f32" ? kFloatCoords : 0) |
           (dtype == "f32" ? 0 : kIntegerResult);
   return f;

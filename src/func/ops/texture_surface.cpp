@@ -108,7 +108,7 @@ std::optional<SurfaceForm> parse_form(const ir::Instruction& inst) {
   if (m.size() < 3 || m[0] != "b") return std::nullopt;
   SurfaceForm f;
   const auto g = parse_geometry(m[1]);
-  if (!g) return std::nullopt;
+  if (!g || is_cubemap(*g)) return std::nullopt;  // surfaces have no cubemap geometries
   f.geometry = *g;
   size_t i = 2;
   if (i < m.size() && is_cache_operator(m[i])) ++i;

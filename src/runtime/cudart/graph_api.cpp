@@ -58,10 +58,6 @@ extern "C" cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaG
                                               const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                               const cudaMemcpy3DParms* pCopyParams) {
   if (pCopyParams == nullptr) return invalid();
-  if (pCopyParams->srcArray != nullptr || pCopyParams->dstArray != nullptr) {
-    process_runtime()->report_unsupported("cudaGraphAddMemcpyNode with a CUDA array");
-    return cudaErrorNotSupported;
-  }
   return guarded([&] {
     return add_graph_node(pGraphNode, graph, pDependencies, numDependencies, MemcpyNodeOp{*pCopyParams});
   });

@@ -19,10 +19,6 @@ T* node_op(cudaGraphNode_t handle) {
 
 cudaError_t set_memcpy(MemcpyNodeOp* op, const cudaMemcpy3DParms* p) {
   if (op == nullptr || p == nullptr) return invalid();
-  if (p->srcArray != nullptr || p->dstArray != nullptr) {
-    process_runtime()->report_unsupported("cudaGraphMemcpyNodeSetParams with a CUDA array");
-    return cudaErrorNotSupported;
-  }
   op->params = *p;
   return cudaSuccess;
 }

@@ -1,5 +1,6 @@
 // Pitched linear memory entry points: cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and their 3D
-// forms for linear memory (runtime_memory2d.cpp). Copies between CUDA arrays are elsewhere.
+// forms (runtime_memory2d.cpp; cudaMemcpy3D with CUDA arrays in runtime_memcpy3d_array.cpp).
+// The 2D copies into and out of CUDA arrays are in texture_api.cpp.
 // Every asynchronous form runs at the call, like all lockstep work.
 #include "cudart/process_runtime.h"
 
@@ -84,13 +85,9 @@ extern "C" cudaError_t cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) { return cu
 
 extern "C" cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
   if (cudaError_t e = check_stream(stream); e != cudaSuccess) return e;
-  if (p != nullptr && process_runtime()->capturing(stream)) {  // a memcpy node (capture_api.cpp)
-    if (p->srcArray != nullptr || p->dstArray != nullptr) {
-      process_runtime()->report_unsupported("cudaMemcpy3DAsync with a CUDA array during stream capture");
-      return cudaErrorNotSupported;
-    }
+  // A memcpy node (capture_api.cpp); it holds the parameters whole, CUDA arrays included.
+  if (p != nullptr && process_runtime()->capturing(stream))
     return guarded([&] { return process_runtime()->capture(stream, lockstep::runtime::MemcpyNodeOp{*p}); });
-  }
   return cudaMemcpy3D(p);
 }
 
