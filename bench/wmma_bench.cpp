@@ -3,7 +3,9 @@
 // seconds and the multiply-accumulates per second of each; every result is checked exactly
 // against the CPU (the inputs are small integers, so every sum is exact in each type).
 //
-//   build/bench/lockstep_wmma_bench [--quick] [--size N]     (N: a multiple of 16; default 1024)
+//   build/bench/lockstep_wmma_bench [--quick] [--size N] [--threads T]
+//       (N: a multiple of 16, default 1024; T: host threads, default 1)
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -98,22 +100,26 @@ size_t mismatches(const Kind& kind, uint32_t n, const std::vector<uint8_t>& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  uint32_t n = 1024;
+  uint32_t n = 1024, threads = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) n = 256;
     else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) n = static_cast<uint32_t>(std::stoul(argv[++i]));
+    else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+      threads = static_cast<uint32_t>(std::max(1UL, std::stoul(argv[++i])));
   }
   if (n == 0 || n % 16 != 0) {
     fmt::print(stderr, "lockstep_wmma_bench: --size must be a positive multiple of 16\n");
     return 2;
   }
-  lockstep::Engine engine;
+  lockstep::EngineOptions options;
+  options.sim_threads = threads;
+  lockstep::Engine engine(options);
   const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_WMMA_PTX);
   const Kind kinds[] = {{"f16", "gemm_f16", 16, 16, 2, 4},
                         {"bf16", "gemm_bf16", 16, 16, 2, 4},
                         {"tf32", "gemm_tf32", 16, 16, 4, 4},
                         {"f64", "gemm_f64", 8, 8, 8, 8}};
-  fmt::print("wmma GEMM {0}x{0}x{0}, functional mode, one thread\n", n);
+  fmt::print("wmma GEMM {0}x{0}x{0}, functional mode, {1} thread{2}\n", n, threads, threads == 1 ? "" : "s");
   int status = 0;
   for (const Kind& kind : kinds) {
     const std::vector<uint8_t> a = matrix(kind, n, true), b = matrix(kind, n, false);
