@@ -12,9 +12,9 @@
 
 namespace lockstep::func {
 
-// st, atom, red outside the shared, local and param spaces; every cp form but
-// cp.async.mbarrier.arrive; wmma.store, multimem, surface store and tensormap forms. Over-approximates: a generic store counts even when it
-// hits shared memory.
+// st, atom, red in the global or generic space; every cp form but cp.async.mbarrier.arrive;
+// wmma.store, multimem, surface store and tensormap forms (ir::DecodedForm::may_write_global).
+// Over-approximates: a generic store counts even when it hits shared memory.
 bool may_write_global(const ir::Instruction& inst);
 
 // A call of the device runtime's vprintf, malloc or free.
@@ -31,11 +31,12 @@ std::vector<uint8_t> launch_effect_flags(const BoundKernel& kernel);
 // Per PC of `kernel`: 1 when may_write_global, else 0.
 std::vector<uint8_t> global_write_flags(const BoundKernel& kernel);
 
-// Loads, stores, atomics and copies of shared, global or generic memory (not local, param or
-// const): the accesses through which the warps of a block see each other's data. The
-// functional model ends a warp's turn after each (CtaRunner), so warps of a block reach memory
-// in round-robin order, as they do on a GPU, and a program whose phases lack a __syncthreads()
-// still reads what the other warps wrote in the phase before.
+// Loads, stores, atomics and copies of shared, global or generic memory (not local, param in
+// any of its spellings, or const; ir::DecodedForm::shares_memory): the accesses through which
+// the warps of a block see each other's data. The functional model ends a warp's turn after
+// each (CtaRunner), so warps of a block reach memory in round-robin order, as they do on a GPU,
+// and a program whose phases lack a __syncthreads() still reads what the other warps wrote in
+// the phase before.
 bool shares_memory(const ir::Instruction& inst);
 
 // Per PC of `kernel`: 1 when shares_memory, else 0.

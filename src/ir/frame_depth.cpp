@@ -9,7 +9,7 @@ namespace lockstep::ir {
 void compute_frame_depth(KernelProgram& program) {
   std::vector<std::vector<uint32_t>> callees(program.functions.size());
   for (const Instruction& inst : program.code) {
-    if (inst.opcode != "call") continue;
+    if (inst.decoded.opcode != Opcode::Call) continue;
     for (const Operand& op : inst.operands)
       if (op.kind == Operand::Kind::Symbol && op.symbol.space == SymbolSpace::Function)
         callees[inst.function].push_back(static_cast<uint32_t>(op.symbol.value));

@@ -194,13 +194,14 @@ class KernelLowering {
 
     Instruction exit;
     exit.opcode = "$exit";
+    exit.decoded = decode_form(exit.opcode, exit.modifiers);
     exit.loc = f.body.statements.empty() ? f.loc : last_loc_;
     exit.function = index;
     out.exit = static_cast<Pc>(program_.code.size());
     program_.code.push_back(exit);
     for (Pc pc = out.entry; pc < out.exit; ++pc) {
       Instruction& inst = program_.code[pc];
-      if (inst.opcode == "ret") inst.target = out.exit;
+      if (inst.decoded.opcode == Opcode::Ret) inst.target = out.exit;
     }
     for (const auto& [name, pc] : labels_) {
       program_.labels.emplace_back(f.is_entry ? name : f.name + "::" + name, pc);
@@ -298,6 +299,7 @@ class KernelLowering {
     out.debug = in.debug;
     out.opcode = in.opcode;
     out.modifiers = in.modifiers;
+    out.decoded = decode_form(out.opcode, out.modifiers);
     out.function = current_function_;
     last_loc_ = in.loc;
     if (!in.guard.empty()) {
@@ -311,7 +313,7 @@ class KernelLowering {
     const Pc pc = static_cast<Pc>(program_.code.size());
     for (size_t i = 0; i < in.operands.size(); ++i)
       out.operands.push_back(lower_operand(in.operands[i], pc, i));
-    if (in.opcode == "bra" || in.opcode == "brx") {
+    if (out.decoded.opcode == Opcode::Bra || out.decoded.opcode == Opcode::Brx) {
       if (!out.operands.empty() && out.operands[0].kind == Operand::Kind::Symbol &&
           out.operands[0].symbol.space == SymbolSpace::Label)
         pending_targets_.push_back({pc, current_function_, in.operands[0].name, in.operands[0].loc});

@@ -2,13 +2,15 @@
 // A kernel lowered for execution: every function reachable from the kernel flattened into one
 // instruction array with program counters, registers resolved to per-warp slots, symbols to
 // addresses or offsets, labels to PCs, and each branch annotated with its reconvergence PC
-// (the immediate post-dominator). The instruction text is still the PTX form; func/ binds a
-// handler to each instruction once, at load time.
+// (the immediate post-dominator). The instruction text is still the PTX form, decoded once by
+// the lowering into typed fields (ir/decoded_form.h); func/ binds a handler to each instruction
+// once, at load time.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ir/decoded_form.h"
 #include "ptx/ast.h"
 
 namespace lockstep::ir {
@@ -85,6 +87,10 @@ struct Instruction {
   ptx::DebugLoc debug;     // in the CUDA source (.loc)
   std::string opcode;
   std::vector<std::string> modifiers;
+  // opcode and modifiers decoded (typed opcode, memory space, effects): what the rest of the
+  // simulator asks of an instruction instead of comparing strings. Set by the lowering; code
+  // that builds an Instruction by hand calls decode_form itself.
+  DecodedForm decoded;
   std::vector<Operand> operands;
   bool has_guard = false;
   uint32_t guard = 0;      // predicate index

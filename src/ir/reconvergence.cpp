@@ -11,10 +11,10 @@ namespace lockstep::ir {
 namespace {
 
 bool is_branch(const Instruction& inst) {
-  return inst.opcode == "bra" || inst.opcode == "ret";
+  return inst.decoded.opcode == Opcode::Bra || inst.decoded.opcode == Opcode::Ret;
 }
 bool ends_thread(const Instruction& inst) {
-  return inst.opcode == "exit" || inst.opcode == "trap";
+  return inst.decoded.opcode == Opcode::Exit || inst.decoded.opcode == Opcode::Trap;
 }
 
 void function_reconvergence(KernelProgram& program, const Function& f) {

@@ -35,4 +35,6 @@ bool is_known_opcode(std::string_view name) {
   return std::binary_search(kOpcodes.begin(), kOpcodes.end(), name);
 }
 
+std::span<const std::string_view> known_opcodes() { return kOpcodes; }
+
 }  // namespace lockstep::ptx

@@ -1,7 +1,6 @@
 #include "sim/instruction_timing.h"
 
 #include <algorithm>
-#include <array>
 #include <string_view>
 
 #include "func/instruction_effects.h"
@@ -28,24 +27,6 @@ bool listed(const std::vector<std::string>& forms, const ir::Instruction& inst) 
   return false;
 }
 
-bool is_float_type(std::string_view m) {
-  return m == "f32" || m == "f16" || m == "f16x2" || m == "bf16" || m == "bf16x2" || m == "tf32" ||
-         m == "e4m3" || m == "e5m2" || m == "e4m3x2" || m == "e5m2x2" || m == "ftz";
-}
-
-// Opcodes that write no register: their first operand is read (an address, a value) or absent.
-bool writes_no_register(const ir::Instruction& inst) {
-  static constexpr std::array<std::string_view, 20> kNoDst = {
-      "st",        "bra",      "brx",      "call",  "ret",        "exit",      "trap",
-      "membar",    "fence",    "sust",     "sured", "red",        "prefetch",  "prefetchu",
-      "cp",        "stmatrix", "nanosleep", "griddepcontrol", "pmevent", "brkpt"};
-  const std::string_view op = inst.opcode;
-  if (std::find(kNoDst.begin(), kNoDst.end(), op) != kNoDst.end()) return true;
-  if (op == "bar" || op == "barrier") return !has_modifier(inst, "red");
-  if (op == "wmma") return has_modifier(inst, "store");
-  return false;
-}
-
 uint32_t latency_of(MemorySpace space, const config::GpuConfig& gpu) {
   switch (space) {
     case MemorySpace::kNone: return 0;
@@ -56,18 +37,6 @@ uint32_t latency_of(MemorySpace space, const config::GpuConfig& gpu) {
     case MemorySpace::kTexture: return gpu.memory.texture_latency;
   }
   return 0;
-}
-
-// A load the L1 may not serve: the L1 is not coherent between SMs, so a load that must see other
-// SMs' writes (volatile, or relaxed/acquire at gpu or system scope: spin loops, grid barriers)
-// goes to the L2, as do the cache operators that say so (.cg, .cv, L1::no_allocate).
-bool bypasses_l1(const ir::Instruction& inst) {
-  if (inst.opcode != "ld") return false;
-  if (has_modifier(inst, "cg") || has_modifier(inst, "cv") || has_modifier(inst, "volatile") ||
-      has_modifier(inst, "L1::no_allocate"))
-    return true;
-  const bool strong = has_modifier(inst, "relaxed") || has_modifier(inst, "acquire");
-  return strong && (has_modifier(inst, "gpu") || has_modifier(inst, "sys") || has_modifier(inst, "cluster"));
 }
 
 // Collects register ids, then packs them into ranges.
@@ -122,25 +91,29 @@ class RegisterIds {
 
 }  // namespace
 
+// The decoded space (ir::DecodedForm::space) as the timing model's latency classes: every
+// spelling of shared memory takes the shared latency, param and const the constant one, generic
+// addresses the global one (the LD/ST unit sees each lane's resolved space at run time).
 MemorySpace space_of(const ir::Instruction& inst, UnitKind unit) {
-  const std::string_view op = inst.opcode;
-  if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "suq" || op == "sured")
-    return MemorySpace::kTexture;
+  using S = ir::MemorySpace;
+  const S space = inst.decoded.space;
+  if (space == S::Texture || space == S::Surface) return MemorySpace::kTexture;
   if (unit != UnitKind::kLdSt) return MemorySpace::kNone;
-  if (op == "cvta" || op == "isspacep") return MemorySpace::kNone;
-  if (op == "ldmatrix" || op == "stmatrix") return MemorySpace::kShared;
-  // mbarrier objects live in shared memory (a generic address of one too); cp.async.mbarrier.arrive
-  // touches only the object; cp.async and the bulk copies read global memory.
-  if (op == "mbarrier") return MemorySpace::kShared;
-  if (op == "cp") return has_modifier(inst, "mbarrier") ? MemorySpace::kShared : MemorySpace::kGlobal;
-  for (const std::string& m : inst.modifiers) {
-    const std::string_view space = std::string_view(m).substr(0, m.find("::"));
-    if (space == "shared") return MemorySpace::kShared;
-    if (space == "local") return MemorySpace::kLocal;
-    if (space == "const" || space == "param") return MemorySpace::kConstant;
-    if (space == "global") return MemorySpace::kGlobal;
+  switch (space) {
+    case S::None: return MemorySpace::kNone;
+    case S::Generic:
+    case S::Global: return MemorySpace::kGlobal;
+    case S::Shared:
+    case S::SharedCluster: return MemorySpace::kShared;
+    case S::Local: return MemorySpace::kLocal;
+    case S::Param:
+    case S::KernelParam:
+    case S::FuncParam:
+    case S::Const: return MemorySpace::kConstant;
+    case S::Texture:
+    case S::Surface: return MemorySpace::kTexture;
   }
-  return MemorySpace::kGlobal;  // generic addresses (most of them are global)
+  return MemorySpace::kNone;
 }
 
 UnitKind unit_of(const ir::Instruction& inst, const config::GpuConfig& gpu) {
@@ -151,16 +124,18 @@ UnitKind unit_of(const ir::Instruction& inst, const config::GpuConfig& gpu) {
   if (listed(t.fp64, inst)) return UnitKind::kFp64;
   if (listed(t.fp32, inst)) return UnitKind::kFp32;
   if (listed(t.integer, inst)) return UnitKind::kInt;
-  if (has_modifier(inst, "f64")) return UnitKind::kFp64;
-  for (const std::string& m : inst.modifiers)
-    if (is_float_type(m)) return UnitKind::kFp32;
+  switch (inst.decoded.value_class) {
+    case ir::ValueClass::Fp64: return UnitKind::kFp64;
+    case ir::ValueClass::Fp32: return UnitKind::kFp32;
+    case ir::ValueClass::Integer: return UnitKind::kInt;
+  }
   return UnitKind::kInt;
 }
 
 InstOperands register_operands(const ir::Instruction& inst, const RegisterSpace& regs, uint32_t max_dst_ranges) {
   RegisterIds dst(regs), src(regs);
   size_t first_source = 0;
-  if (!writes_no_register(inst) && !inst.operands.empty()) {
+  if (inst.decoded.writes_first_operand && !inst.operands.empty()) {
     const ir::Operand& d = inst.operands[0];
     if (d.kind != ir::Operand::Kind::Address) {
       dst.add(d);
@@ -188,10 +163,10 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     t.long_latency = t.operands.dst_count != 0 &&
                      (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
                       t.space == MemorySpace::kTexture);
-    t.memory_barrier = inst.opcode == "membar" || inst.opcode == "fence";
-    if (inst.opcode == "st" || inst.opcode == "sust") t.access = mem::AccessKind::kWrite;
-    if (inst.opcode == "atom" || inst.opcode == "red" || inst.opcode == "sured") t.access = mem::AccessKind::kAtomic;
-    t.bypass_l1 = bypasses_l1(inst);
+    t.memory_barrier = inst.decoded.orders_memory;
+    if (inst.decoded.operation == ir::MemoryOperation::Write) t.access = mem::AccessKind::kWrite;
+    if (inst.decoded.operation == ir::MemoryOperation::ReadModifyWrite) t.access = mem::AccessKind::kAtomic;
+    t.bypass_l1 = inst.decoded.bypasses_l1;
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);
   }

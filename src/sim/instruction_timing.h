@@ -41,10 +41,12 @@ struct RegisterSpace {
 // The unit an instruction runs on by the preset's [opcodes] table, then by its type modifiers.
 UnitKind unit_of(const ir::Instruction& inst, const config::GpuConfig& gpu);
 
-// The memory space an instruction of unit `unit` reaches, normalised: a state space with a
-// sub-qualifier (shared::cta, shared::cluster, param::entry, ...) is that space; an instruction
-// that names none is generic, taken as global (the timing model's LD/ST unit sees each lane's
-// resolved space at run time).
+// The latency class of the memory an instruction of unit `unit` reaches, from its decoded space
+// (ir::DecodedForm::space): a state space with a sub-qualifier (shared::cta, shared::cluster,
+// param::entry, ...) is that space; a generic address is taken as global (the timing model's
+// LD/ST unit sees each lane's resolved space at run time). Texture and surface instructions
+// take the texture latency on whatever unit; anything else off the LD/ST unit, or an opcode that
+// reaches no memory (cvta, isspacep), comes out of its unit's pipeline.
 MemorySpace space_of(const ir::Instruction& inst, UnitKind unit);
 
 // The register operands of `inst`: destinations are the first operand's registers unless the

@@ -14,6 +14,7 @@ ir::Instruction inst(std::string opcode, std::vector<std::string> modifiers, std
   i.opcode = std::move(opcode);
   i.modifiers = std::move(modifiers);
   i.operands = std::move(operands);
+  i.decoded = ir::decode_form(i.opcode, i.modifiers);  // as the lowering does
   return i;
 }
 

@@ -5,26 +5,30 @@
 #include <string>
 #include <utility>
 
+#include "ir/memory_space.h"
+
 namespace lockstep::func::memory {
 namespace {
 
+// The space a modifier names, by the one parser of space spellings (ir/memory_space.h).
 std::optional<NamedSpace> parse_space(std::string_view m) {
-  static constexpr std::array<std::pair<std::string_view, NamedSpace>, 9> kSpaces{{
-      {"global", NamedSpace::Global},
-      {"shared", NamedSpace::Shared},
-      {"shared::cta", NamedSpace::Shared},
-      {"shared::cluster", NamedSpace::SharedCluster},
-      {"local", NamedSpace::Local},
-      {"const", NamedSpace::Const},
-      {"param", NamedSpace::Param},
-      {"param::entry", NamedSpace::KernelParam},
-      {"param::func", NamedSpace::FuncParam},
-  }};
-  for (const auto& [name, space] : kSpaces) {
-    if (m == name) return space;
+  const std::optional<ir::MemorySpace> space = ir::space_named(m);
+  if (!space) return std::nullopt;
+  switch (*space) {
+    case ir::MemorySpace::Global: return NamedSpace::Global;
+    case ir::MemorySpace::Shared: return NamedSpace::Shared;
+    case ir::MemorySpace::SharedCluster: return NamedSpace::SharedCluster;
+    case ir::MemorySpace::Local: return NamedSpace::Local;
+    case ir::MemorySpace::Const: return NamedSpace::Const;
+    case ir::MemorySpace::Param: return NamedSpace::Param;
+    case ir::MemorySpace::KernelParam: return NamedSpace::KernelParam;
+    case ir::MemorySpace::FuncParam: return NamedSpace::FuncParam;
+    default: return std::nullopt;
   }
-  return std::nullopt;
 }
+
+// The constant banks of old PTX (.const[2]): a bank's base is not modelled.
+bool is_constant_bank(std::string_view m) { return m.starts_with("const["); }
 
 std::optional<ptx::Type> parse_type(std::string_view m) {
   using ptx::Type;
@@ -101,6 +105,7 @@ MemoryForm classify(const ir::Instruction& inst, const BindContext& ctx) {
   MemoryForm form;
   bool have_space = false, have_vector = false;
   for (const std::string& m : inst.modifiers) {
+    if (is_constant_bank(m)) ctx.unsupported(inst);
     if (auto space = parse_space(m)) {
       if (have_space) ctx.unsupported(inst);
       form.space = *space;
