@@ -253,6 +253,62 @@ void unfreed_allocation(float* scale) {
   cudaGraphDestroy(graph);
 }
 
+// The generic cudaGraphAddNode makes the same nodes; cudaMallocFromPoolAsync captures one too.
+void generic_nodes_and_pools(float* scale, float* out) {
+  cudaGraph_t graph = nullptr;
+  check_call(cudaGraphCreate(&graph, 0), "cudaGraphCreate");
+  cudaGraphNodeParams alloc = {};
+  alloc.type = cudaGraphNodeTypeMemAlloc;
+  alloc.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+  alloc.alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+  alloc.alloc.bytesize = sizeof(float) * kCount;
+  cudaGraphNode_t alloc_node = nullptr;
+  check_call(cudaGraphAddNode(&alloc_node, graph, nullptr, nullptr, 0, &alloc), "cudaGraphAddNode alloc");
+  float* buffer = static_cast<float*>(alloc.alloc.dptr);
+  int n = kCount;
+  void* fill_args[] = {&buffer, &scale, &n};
+  cudaGraphNode_t filled = add_kernel(graph, alloc_node, reinterpret_cast<void*>(fill), fill_args);
+  void* square_args[] = {&out, &buffer, &n};
+  cudaGraphNode_t squared = add_kernel(graph, filled, reinterpret_cast<void*>(square_into), square_args);
+  cudaGraphNodeParams free_params = {};
+  free_params.type = cudaGraphNodeTypeMemFree;
+  free_params.free.dptr = buffer;
+  cudaGraphNode_t free_node = nullptr;
+  check_call(cudaGraphAddNode(&free_node, graph, &squared, nullptr, 1, &free_params), "cudaGraphAddNode free");
+  cudaGraphExec_t exec = nullptr;
+  check_call(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  set_scale(scale, 1.5f);
+  check_call(cudaGraphLaunch(exec, 0), "cudaGraphLaunch");
+  cudaDeviceSynchronize();
+  const int generic_bad = mismatches(out, 1.5f);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+
+  cudaMemPool_t pool = nullptr;
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  check_call(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+  cudaStream_t stream = nullptr;
+  check_call(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check_call(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+  check_call(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&buffer), sizeof(float) * kCount, pool, stream),
+             "cudaMallocFromPoolAsync");
+  fill<<<(kCount + 127) / 128, 128, 0, stream>>>(buffer, scale, kCount);
+  square_into<<<(kCount + 127) / 128, 128, 0, stream>>>(out, buffer, kCount);
+  check_call(cudaFreeAsync(buffer, stream), "cudaFreeAsync");
+  check_call(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+  check_call(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  set_scale(scale, -0.5f);
+  check_call(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+  cudaStreamSynchronize(stream);
+  std::printf("generic nodes: %d mismatches; from a pool: %d mismatches\n", generic_bad, mismatches(out, -0.5f));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  cudaMemPoolDestroy(pool);
+}
+
 }  // namespace
 
 int main() {
@@ -263,6 +319,7 @@ int main() {
   explicit_graph(scale, out);
   captured_graph(scale, out);
   unfreed_allocation(scale);
+  generic_nodes_and_pools(scale, out);
   cudaFree(scale);
   cudaFree(out);
   std::printf(failures == 0 ? "PASSED\n" : "FAILED\n");
