@@ -1,8 +1,6 @@
 // Runtime: graph memory nodes. An allocation node reserves its address when it is made and
 // maps zero-filled memory there each time it runs; a free node (or cudaFree, cudaFreeAsync)
 // unmaps it, so kernels that touch it afterwards fault as they would on a GPU.
-#include <algorithm>
-
 #include "runtime/runtime.h"
 
 namespace lockstep::runtime {
@@ -31,6 +29,7 @@ cudaError_t check_alloc_params(const cudaMemAllocNodeParams& p) {
   return cudaSuccess;
 }
 
+// Whether a free node of `graph` frees `address` already.
 bool frees(const Graph& graph, void* address) {
   for (size_t i = 0; i < graph.size(); ++i)
     if (const auto* f = std::get_if<MemFreeNodeOp>(&graph.node(i).op); f != nullptr && f->address == address)
