@@ -235,6 +235,13 @@ void Engine::free(uint64_t address) {
     throw std::invalid_argument(fmt::format("free of {:#x}, which is not an allocation", address));
 }
 
+uint64_t Engine::reserve(uint64_t bytes) { return impl_->memory.reserve(bytes); }
+
+void Engine::malloc_at(uint64_t address, uint64_t bytes) {
+  if (!impl_->memory.allocate_at(address, bytes))
+    throw std::invalid_argument(fmt::format("allocation of {} bytes at {:#x} overlaps device memory", bytes, address));
+}
+
 void Engine::map_host_memory(void* host, uint64_t bytes) {
   const uint64_t address = reinterpret_cast<uint64_t>(host);
   if (!impl_->memory.adopt(address, bytes, static_cast<uint8_t*>(host)))

@@ -214,6 +214,12 @@ class Engine {
 
   uint64_t malloc(uint64_t bytes);
   void free(uint64_t address);   // throws std::invalid_argument for an unknown address
+  // An address range that malloc() never hands out, unmapped until malloc_at() (graph memory
+  // nodes: their address is fixed when the node is made, the memory valid only while in use).
+  uint64_t reserve(uint64_t bytes);
+  // Zero-filled device memory at `address`, a reserve() result; throws std::invalid_argument
+  // when the range is in use already.
+  void malloc_at(uint64_t address, uint64_t bytes);
   // Makes [host, host + bytes) device memory at the same numeric address (managed memory):
   // kernels and copies reach the host bytes, which the caller keeps mapped until free(address).
   // Throws std::invalid_argument when the range overlaps device memory.

@@ -5,22 +5,35 @@
 
 namespace lockstep::func {
 
-uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
-  align = std::max<uint64_t>(align, 256);
-  const uint64_t bytes = std::max<uint64_t>(size, 1);
-  uint64_t base = (next_ + align - 1) / align * align;
-  // Adopted host mappings may sit anywhere; step over any the new range (and its gap) would
-  // touch. Earlier allocate() results always end more than 256 bytes before next_.
-  for (auto it = allocations_.upper_bound(base + bytes + 255); it != allocations_.begin();
-       it = allocations_.upper_bound(base + bytes + 255)) {
-    const Allocation& last = std::prev(it)->second;
+namespace {
+
+// The lowest base at or above `next` (aligned to `align`) where `bytes` and the 256-byte gap
+// after them touch no allocation. Adopted host mappings may sit anywhere; earlier allocate()
+// results always end more than 256 bytes before `next`.
+uint64_t free_base(const std::map<uint64_t, DeviceMemory::Allocation>& allocations, uint64_t next, uint64_t bytes,
+                   uint64_t align) {
+  uint64_t base = (next + align - 1) / align * align;
+  for (auto it = allocations.upper_bound(base + bytes + 255); it != allocations.begin();
+       it = allocations.upper_bound(base + bytes + 255)) {
+    const DeviceMemory::Allocation& last = std::prev(it)->second;
     const uint64_t end = last.base + std::max<uint64_t>(last.size, 1);
     if (end + 256 <= base) break;
     base = (end + 256 + align - 1) / align * align;
   }
-  // A gap follows every allocation, so that small overruns land in memory of their own: the
-  // allocation's slack when bounds are not strict, a fault (as a memory checker reports it) when they are.
-  const uint64_t mapped = (bytes + 255) / 256 * 256 + 256;
+  return base;
+}
+
+// A gap follows every allocation, so that small overruns land in memory of their own: the
+// allocation's slack when bounds are not strict, a fault (as a memory checker reports it) when they are.
+uint64_t mapped_bytes(uint64_t bytes) { return (bytes + 255) / 256 * 256 + 256; }
+
+}  // namespace
+
+uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
+  align = std::max<uint64_t>(align, 256);
+  const uint64_t bytes = std::max<uint64_t>(size, 1);
+  const uint64_t base = free_base(allocations_, next_, bytes, align);
+  const uint64_t mapped = mapped_bytes(bytes);
   Allocation a;
   a.base = base;
   a.size = size;
@@ -30,6 +43,34 @@ uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
   next_ = base + mapped;
   bytes_allocated_ += size;
   return base;
+}
+
+uint64_t DeviceMemory::reserve(uint64_t size, uint64_t align) {
+  // next_ moves past the range for good, so allocate() never hands it out.
+  align = std::max<uint64_t>(align, 256);
+  const uint64_t bytes = std::max<uint64_t>(size, 1);
+  const uint64_t base = free_base(allocations_, next_, bytes, align);
+  next_ = base + mapped_bytes(bytes);
+  return base;
+}
+
+bool DeviceMemory::allocate_at(uint64_t base, uint64_t size) {
+  const uint64_t mapped = mapped_bytes(std::max<uint64_t>(size, 1));
+  if (base + mapped < base) return false;
+  auto next = allocations_.lower_bound(base);
+  if (next != allocations_.end() && next->first < base + mapped) return false;
+  if (next != allocations_.begin()) {
+    const Allocation& before = std::prev(next)->second;
+    if (base - before.base < std::max<uint64_t>(before.mapped, std::max<uint64_t>(before.size, 1))) return false;
+  }
+  Allocation a;
+  a.base = base;
+  a.size = size;
+  a.mapped = mapped;
+  a.bytes = std::make_unique<uint8_t[]>(mapped);  // value-initialised: zero
+  allocations_.emplace(base, std::move(a));
+  bytes_allocated_ += size;
+  return true;
 }
 
 bool DeviceMemory::adopt(uint64_t base, uint64_t size, uint8_t* host_bytes) {

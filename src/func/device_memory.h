@@ -40,6 +40,13 @@ class DeviceMemory {
 
   // Zero-filled allocation; returns its device address (aligned to `align`, at least 256).
   uint64_t allocate(uint64_t size, uint64_t align = 256);
+  // An address range of `size` bytes (and its gap) that allocate() will never hand out, with
+  // nothing mapped there yet: graph memory nodes fix their address when made and map it only
+  // while the graph's allocation is live (allocate_at).
+  uint64_t reserve(uint64_t size, uint64_t align = 256);
+  // Zero-filled allocation at `base` (a reserve() result); false, with nothing allocated, when
+  // the range overlaps an allocation.
+  bool allocate_at(uint64_t base, uint64_t size);
   // Registers [base, base + size) as an allocation whose bytes are `host_bytes`, which the
   // caller owns and keeps alive until release(base) (managed memory: base == host_bytes).
   // False, and nothing registered, when the range overlaps an allocation or wraps around.

@@ -13,6 +13,14 @@ void** KernelNodeOp::argument_pointers() {
   return pointers_.data();
 }
 
+bool has_memory_nodes(const Graph& graph) {
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const NodeOp& op = graph.node(i).op;
+    if (std::holds_alternative<MemAllocNodeOp>(op) || std::holds_alternative<MemFreeNodeOp>(op)) return true;
+  }
+  return false;
+}
+
 MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   MemcpyNodeOp op;
   op.params.srcPtr = cudaPitchedPtr{const_cast<void*>(src), bytes, bytes, 1};

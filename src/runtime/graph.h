@@ -74,14 +74,34 @@ struct ConditionalNodeOp {
   std::vector<cudaGraph_t> body_handles;
 };
 
+// A memory-allocation node (cudaGraphAddMemAllocNode, cudaMallocAsync in a capture). Its
+// address was reserved when the node was made and stays the node's for good; running the node
+// maps the memory there (runtime_graph_memory.cpp). `params.accessDescs` is left null: the
+// descriptors are kept in `access`, which GetParams hands out.
+struct MemAllocNodeOp {
+  cudaMemAllocNodeParams params{};
+  std::vector<cudaMemAccessDesc> access;
+};
+
+// A memory-free node: running it frees the graph allocation at `address`.
+struct MemFreeNodeOp {
+  void* address = nullptr;
+};
+
 using NodeOp = std::variant<KernelNodeOp, MemcpyNodeOp, MemsetNodeOp, HostNodeOp, ChildGraphNodeOp, EmptyNodeOp,
-                            EventWaitNodeOp, EventRecordNodeOp, ConditionalNodeOp>;
+                            EventWaitNodeOp, EventRecordNodeOp, ConditionalNodeOp, MemAllocNodeOp, MemFreeNodeOp>;
 
 inline cudaGraphNodeType node_type(const NodeOp& op) {
   // The alternatives before the conditional are in cudaGraphNodeType order.
   if (std::holds_alternative<ConditionalNodeOp>(op)) return cudaGraphNodeTypeConditional;
+  if (std::holds_alternative<MemAllocNodeOp>(op)) return cudaGraphNodeTypeMemAlloc;
+  if (std::holds_alternative<MemFreeNodeOp>(op)) return cudaGraphNodeTypeMemFree;
   return static_cast<cudaGraphNodeType>(op.index());
 }
+
+// Whether the graph has a memory-allocation or memory-free node, which CUDA forbids cloning,
+// nesting as a child graph and instantiating twice at once.
+bool has_memory_nodes(const Graph& graph);
 
 // A 1D copy of `bytes` bytes as memcpy-node parameters.
 MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);

@@ -74,6 +74,12 @@ GraphExec* GraphTable::exec(const void* handle) {
   return it == execs_.end() ? nullptr : it->second.get();
 }
 
+bool GraphTable::instantiated(const Graph& graph) const {
+  for (const auto& [handle, exec] : execs_)
+    if (exec->source == &graph) return true;
+  return false;
+}
+
 bool GraphTable::destroy_exec(const void* handle) { return execs_.erase(handle) != 0; }
 
 }  // namespace lockstep::runtime

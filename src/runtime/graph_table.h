@@ -41,6 +41,8 @@ class GraphTable {
   // nullptr when the graph has a cycle.
   GraphExec* instantiate(const Graph& graph, unsigned long long flags);
   GraphExec* exec(const void* handle);
+  // Whether an executable graph instantiated from `graph` exists.
+  bool instantiated(const Graph& graph) const;
   bool destroy_exec(const void* handle);
 
  private:

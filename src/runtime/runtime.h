@@ -20,6 +20,7 @@
 #include "config/gpu_config.h"
 #include "engine/engine.h"
 #include "runtime/device_preset.h"
+#include "runtime/graph_memory.h"
 #include "runtime/graph_table.h"
 #include "runtime/managed_advice.h"
 #include "runtime/managed_mappings.h"
@@ -346,10 +347,34 @@ class Runtime {
   cudaError_t run_node(const GraphNode& node);
   cudaError_t run_memset(const cudaMemsetParams& params);
   cudaError_t run_conditional(const ConditionalNodeOp& op);
+  cudaError_t run_mem_alloc(const MemAllocNodeOp& op);
   GraphTable graph_table_;
   StreamCaptures captures_;
   std::map<cudaGraphConditionalHandle, ConditionalHandle> conditionals_;
   // ---- end CUDA graphs and stream capture ----
+
+  // ---- graph memory nodes (runtime_graph_memory.cpp) ----
+ public:
+  // A memory-allocation node for `params` (cudaGraphAddMemAllocNode, cudaMallocAsync in a
+  // capture): checks them, reserves the node's address for good and writes it to params.dptr.
+  cudaError_t mem_alloc_node(MemAllocNodeOp& op, cudaMemAllocNodeParams& params);
+  // A memory-free node of `graph` for `address`, which must come from an allocation node and
+  // not be freed by another node of `graph` (cudaErrorInvalidValue otherwise).
+  cudaError_t mem_free_node(MemFreeNodeOp& op, const Graph& graph, void* address);
+  // cudaGraphLaunch outside a capture. An allocation of the graph still live from an earlier
+  // launch fails it with cudaErrorInvalidValue, or is freed first when the graph was
+  // instantiated with cudaGraphInstantiateFlagAutoFreeOnLaunch.
+  cudaError_t launch_graph(const GraphExec& exec);
+  // cudaMallocAsync / cudaMallocFromPoolAsync in a capturing stream: an allocation node of
+  // `bytes` is captured, and *pointer is its address at once (as CUDA does).
+  cudaError_t capture_malloc(void** pointer, size_t bytes, cudaMemPool_t pool, void* stream);
+  // cudaFreeAsync in a capturing stream: a free node of a graph allocation is captured.
+  cudaError_t capture_free(void* pointer, void* stream);
+  GraphMemory& graph_memory() { return graph_memory_; }
+
+ private:
+  GraphMemory graph_memory_;
+  // ---- end graph memory nodes ----
 };
 
 }  // namespace lockstep::runtime

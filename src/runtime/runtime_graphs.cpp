@@ -116,6 +116,8 @@ cudaError_t Runtime::run_node(const GraphNode& node) {
   if (const auto* r = std::get_if<EventRecordNodeOp>(&node.op))
     return record_event(r->event) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
   if (const auto* c = std::get_if<ConditionalNodeOp>(&node.op)) return run_conditional(*c);
+  if (const auto* a = std::get_if<MemAllocNodeOp>(&node.op)) return run_mem_alloc(*a);
+  if (const auto* f = std::get_if<MemFreeNodeOp>(&node.op)) return free(f->address);
   return cudaSuccess;  // empty and event-wait nodes: everything before them has completed
 }
 

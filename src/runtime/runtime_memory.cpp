@@ -41,6 +41,7 @@ cudaError_t Runtime::free(void* pointer) {
   engine_.free(it->first);
   release_managed(it->first);  // unmaps the host memory of a managed allocation
   mem_pools_.freed(it->first);
+  graph_memory_.unmapped(it->first);
   allocated_bytes_ -= it->second;
   device_ranges_.erase(it->first);
   allocations_.erase(it);

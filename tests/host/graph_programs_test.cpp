@@ -41,6 +41,34 @@ TEST_P(GraphProgram, ConditionalNodesFollowTheDevicesChoice) {
   expect_only_kernel_summaries(r.err);
 }
 
+// Graph memory nodes: allocation and free nodes built explicitly and captured from
+// cudaMallocAsync / cudaFreeAsync; an allocation that outlives its launch blocks a relaunch
+// until cudaFree, unless the graph frees it itself on relaunch (AutoFreeOnLaunch).
+TEST_P(GraphProgram, MemoryNodesAllocateAndFreeAtLaunch) {
+  const ProgramOutcome r =
+      run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/graph_memory_nodes_" + GetParam());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "explicit: address given: yes, types 10 11, params 4000 bytes at the same address: yes, free node: yes\n"
+            "explicit run 1: 0 mismatches, graph memory in use 0\n"
+            "explicit run 2: 0 mismatches, graph memory in use 0\n"
+            "explicit: clone cudaErrorInvalidValue, second instantiation cudaErrorInvalidValue, child graph "
+            "cudaErrorInvalidValue\n"
+            "captured: address at once: yes, 4 nodes, first type 10, last type 11\n"
+            "captured run 1: 0 mismatches\n"
+            "captured run 2: 0 mismatches\n"
+            "captured run 3: 0 mismatches\n"
+            "unfreed: after launch 0 mismatches, in use 4000\n"
+            "unfreed: relaunch before cudaFree cudaErrorInvalidValue (last error cudaErrorInvalidValue)\n"
+            "unfreed: after cudaFree in use 0\n"
+            "unfreed: relaunch after cudaFree 0 mismatches, same address\n"
+            "auto-free: 3 launches, 0 mismatches, in use 4000, high 4000\n"
+            "auto-free: after cudaFree and trim, reserved 0\n"
+            "generic nodes: 0 mismatches; from a pool: 0 mismatches\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
 INSTANTIATE_TEST_SUITE_P(Arches, GraphProgram, ::testing::Values("sm75", "sm80", "sm90"));
 
 }  // namespace

@@ -38,6 +38,8 @@ set(HOST_MULTI_ARCH_PROGRAMS vector_add host_threads memory_pools graph_conditio
 list(APPEND HOST_MULTI_ARCH_PROGRAMS param_address tiled_partition)
 # CUDA arrays in 3D: cudaMemcpy3D with arrays, layered and cubemap textures.
 list(APPEND HOST_MULTI_ARCH_PROGRAMS array3d_textures)
+# Graph memory nodes: allocation and free nodes, built explicitly and captured.
+list(APPEND HOST_MULTI_ARCH_PROGRAMS graph_memory_nodes)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)

@@ -84,6 +84,9 @@ TEST(GraphOrder, NodeTypesFollowCudaNumbering) {
   EXPECT_EQ(node_type(EmptyNodeOp{}), cudaGraphNodeTypeEmpty);
   EXPECT_EQ(node_type(EventWaitNodeOp{}), cudaGraphNodeTypeWaitEvent);
   EXPECT_EQ(node_type(EventRecordNodeOp{}), cudaGraphNodeTypeEventRecord);
+  EXPECT_EQ(node_type(ConditionalNodeOp{}), cudaGraphNodeTypeConditional);
+  EXPECT_EQ(node_type(MemAllocNodeOp{}), cudaGraphNodeTypeMemAlloc);
+  EXPECT_EQ(node_type(MemFreeNodeOp{}), cudaGraphNodeTypeMemFree);
 }
 
 TEST(GraphOrder, OneDimensionalCopyIsOneRowOfBytes) {

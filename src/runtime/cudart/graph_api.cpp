@@ -33,6 +33,7 @@ extern "C" cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 extern "C" cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
   Graph* original = process_runtime()->graph_table().graph(originalGraph);
   if (pGraphClone == nullptr || original == nullptr) return invalid();
+  if (has_memory_nodes(*original)) return invalid();  // CUDA: a graph with memory nodes cannot be cloned
   return guarded([&] {
     *pGraphClone = graph_handle(process_runtime()->graph_table().clone(*original));
     return cudaSuccess;
@@ -103,6 +104,7 @@ extern "C" cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, c
   Graph* child = process_runtime()->graph_table().graph(childGraph);
   if (child == nullptr || childGraph == graph) return invalid();
   if (!child->topological_order()) return invalid();  // a cycle could never run
+  if (has_memory_nodes(*child)) return invalid();  // CUDA: a graph with memory nodes cannot be a child
   return guarded([&] {
     return add_graph_node(pGraphNode, graph, pDependencies, numDependencies,
                           ChildGraphNodeOp{std::make_shared<const Graph>(*child)});

@@ -19,7 +19,10 @@ cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned
     r->report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
     return cudaErrorNotSupported;
   }
-  // Auto-free, upload and node priorities change nothing when every node runs at launch.
+  // CUDA: only one instantiation of a graph with memory nodes may exist at a time.
+  if (has_memory_nodes(*g) && r->graph_table().instantiated(*g)) return invalid();
+  // Upload and node priorities change nothing when every node runs at launch; auto-free acts
+  // at launch (Runtime::launch_graph).
   GraphExec* exec = r->graph_table().instantiate(*g, flags);
   if (exec == nullptr) {
     r->print("cudaGraphInstantiate: the graph has a cycle");
@@ -41,6 +44,18 @@ bool same_topology(const Graph& current, const Graph& updated, cudaGraphExecUpda
   why = cudaGraphExecUpdateErrorNodeTypeChanged;
   for (size_t i = 0; i < current.size(); ++i)
     if (current.node(i).op.index() != updated.node(i).op.index()) return false;
+  // Memory nodes keep their addresses: another allocation or free cannot take their place.
+  why = cudaGraphExecUpdateErrorParametersChanged;
+  for (size_t i = 0; i < current.size(); ++i) {
+    const NodeOp& was = current.node(i).op;
+    const NodeOp& now = updated.node(i).op;
+    if (const auto* a = std::get_if<MemAllocNodeOp>(&was);
+        a != nullptr && (a->params.dptr != std::get<MemAllocNodeOp>(now).params.dptr ||
+                         a->params.bytesize != std::get<MemAllocNodeOp>(now).params.bytesize))
+      return false;
+    if (const auto* f = std::get_if<MemFreeNodeOp>(&was); f != nullptr && f->address != std::get<MemFreeNodeOp>(now).address)
+      return false;
+  }
   why = cudaGraphExecUpdateSuccess;
   return true;
 }
@@ -89,8 +104,7 @@ extern "C" cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t s
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
     if (r->capturing(stream)) return r->capture(stream, ChildGraphNodeOp{std::make_shared<const Graph>(exec->graph)});
-    r->assign_conditional_defaults(*exec);
-    return r->run_graph(exec->graph, exec->order);
+    return r->launch_graph(*exec);
   });
 }
 

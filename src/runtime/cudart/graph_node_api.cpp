@@ -101,10 +101,16 @@ extern "C" cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t
     case cudaGraphNodeTypeConditional:
       return guarded(
           [&] { return add_conditional_node(pGraphNode, graph, pDependencies, numDependencies, n.conditional); });
-    case cudaGraphNodeTypeMemAlloc:
-      return unsupported("cudaGraphAddNode of a memory-allocation node");
+    case cudaGraphNodeTypeMemAlloc: {
+      // The V2 parameters have the same fields; the address comes back in them.
+      cudaMemAllocNodeParams p{n.alloc.poolProps, n.alloc.accessDescs, n.alloc.accessDescCount, n.alloc.bytesize,
+                               nullptr};
+      const cudaError_t e = cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, &p);
+      if (e == cudaSuccess) n.alloc.dptr = p.dptr;
+      return e;
+    }
     case cudaGraphNodeTypeMemFree:
-      return unsupported("cudaGraphAddNode of a memory-free node");
+      return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, n.free.dptr);
     case cudaGraphNodeTypeExtSemaphoreSignal:
     case cudaGraphNodeTypeExtSemaphoreWait:
       return unsupported("cudaGraphAddNode of an external-semaphore node");

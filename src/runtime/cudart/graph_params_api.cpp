@@ -122,6 +122,7 @@ extern "C" cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cuda
   GraphTable& table = process_runtime()->graph_table();
   Graph* g = table.graph(graph);
   if (g == nullptr || (numDependencies > 0 && (from == nullptr || to == nullptr))) return invalid();
+  if (has_memory_nodes(*g)) return invalid();  // CUDA: their edges cannot be deleted
   std::vector<std::pair<size_t, size_t>> edges;  // all checked before any is removed
   for (size_t i = 0; i < numDependencies; ++i) {
     Graph* owner_from = nullptr;

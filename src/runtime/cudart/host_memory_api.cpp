@@ -41,13 +41,10 @@ extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attribute
 
 extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
   if (!process_runtime()->is_stream(stream)) return process_runtime()->record(cudaErrorInvalidResourceHandle);
-  if (process_runtime()->capturing(stream)) {  // would be a memory-allocation node (capture_api.cpp)
-    process_runtime()->captures().invalidate(stream);
-    process_runtime()->report_unsupported("cudaMallocAsync during stream capture");
-    return cudaErrorNotSupported;
-  }
   return guarded([&] {
     const RuntimeHandle r = process_runtime();
+    // In a capture: a memory-allocation node, its address returned at once.
+    if (r->capturing(stream)) return r->capture_malloc(devPtr, size, r->mem_pools().current_pool(), stream);
     return r->malloc_from_pool(devPtr, size, r->mem_pools().current_pool(), stream);
   });
 }
@@ -58,12 +55,11 @@ extern "C" cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStre
 
 extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   if (!process_runtime()->is_stream(stream)) return process_runtime()->record(cudaErrorInvalidResourceHandle);
-  if (process_runtime()->capturing(stream)) {  // would be a memory-free node (capture_api.cpp)
-    process_runtime()->captures().invalidate(stream);
-    process_runtime()->report_unsupported("cudaFreeAsync during stream capture");
-    return cudaErrorNotSupported;
-  }
-  return guarded([&] { return process_runtime()->free(devPtr); });
+  return guarded([&] {
+    const RuntimeHandle r = process_runtime();
+    if (r->capturing(stream)) return r->capture_free(devPtr, stream);  // a memory-free node
+    return r->free(devPtr);
+  });
 }
 
 extern "C" cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) { return cudaFreeAsync(devPtr, stream); }

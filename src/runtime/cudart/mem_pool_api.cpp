@@ -134,12 +134,12 @@ extern "C" cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPo
 
 extern "C" cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
   const RuntimeHandle r = process_runtime();
-  if (r->capturing(stream)) {  // would be a memory-allocation node (capture_api.cpp)
-    r->captures().invalidate(stream);
-    r->report_unsupported("cudaMallocFromPoolAsync during stream capture");
-    return cudaErrorNotSupported;
-  }
-  return guarded([&] { return r->malloc_from_pool(ptr, size, memPool, stream); });
+  return guarded([&] {
+    if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+    // In a capture: a memory-allocation node, its address returned at once.
+    if (r->capturing(stream)) return r->capture_malloc(ptr, size, memPool, stream);
+    return r->malloc_from_pool(ptr, size, memPool, stream);
+  });
 }
 
 extern "C" cudaError_t cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t memPool,
