@@ -310,19 +310,6 @@ std::string source_location(const LoadedModule& m, const ir::Instruction& inst) 
   return fmt::format("{}:{}", file, inst.debug.line);
 }
 
-// Blocks resident at once in functional mode: `wanted`, fewer when that many would hold more
-// than 1 GiB of registers, local and shared memory (a block of 1024 threads with deep call
-// stacks holds tens of MiB). Depends on the launch only, never on the host.
-uint32_t resident_blocks(uint32_t wanted, const func::BoundKernel& kernel, const func::LaunchState& launch,
-                         uint32_t shared_size, uint32_t warp_size) {
-  constexpr uint64_t kResidentBytes = uint64_t{1} << 30;
-  const uint64_t threads = uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
-  const uint64_t warps = (threads + warp_size - 1) / warp_size;
-  const uint64_t per_warp = (uint64_t{kernel.slot_count} * 8 + launch.stack_size) * warp_size + kernel.pred_count * 8;
-  const uint64_t per_block = std::max<uint64_t>(1, warps * per_warp + shared_size);
-  return static_cast<uint32_t>(std::clamp<uint64_t>(kResidentBytes / per_block, 1, std::max<uint32_t>(1, wanted)));
-}
-
 FaultReport make_report(const LoadedModule& m, const ir::KernelProgram& k, const func::LaunchFault& f,
                         const func::CtaState& cta, const func::LaunchState& launch, uint32_t width) {
   FaultReport r;
@@ -586,9 +573,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
     result.thread_instructions = counters.thread_instructions;
     return result;
   }
-  func::WaveRunOptions wave{run_options, cta.shared_size,
-                            resident_blocks(options.resident_blocks, bound, launch, cta.shared_size, options.warp_size),
-                            options.sim_threads};
+  func::WaveRunOptions wave{run_options, cta.shared_size, options.resident_blocks, options.sim_threads};
   func::WaveRunner waves(bound, launch, wave, hook ? &hook : nullptr);
   try {
     waves.run(counters, [&](uint64_t done) {

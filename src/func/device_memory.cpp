@@ -34,14 +34,8 @@ uint64_t DeviceMemory::allocate(uint64_t size, uint64_t align) {
   const uint64_t bytes = std::max<uint64_t>(size, 1);
   const uint64_t base = free_base(allocations_, next_, bytes, align);
   const uint64_t mapped = mapped_bytes(bytes);
-  Allocation a;
-  a.base = base;
-  a.size = size;
-  a.mapped = mapped;
-  a.bytes = std::make_unique<uint8_t[]>(mapped);  // value-initialised: zero
-  allocations_.emplace(base, std::move(a));
+  map_zeroed(base, size, mapped);
   next_ = base + mapped;
-  bytes_allocated_ += size;
   return base;
 }
 
@@ -63,6 +57,11 @@ bool DeviceMemory::allocate_at(uint64_t base, uint64_t size) {
     const Allocation& before = std::prev(next)->second;
     if (base - before.base < std::max<uint64_t>(before.mapped, std::max<uint64_t>(before.size, 1))) return false;
   }
+  map_zeroed(base, size, mapped);
+  return true;
+}
+
+void DeviceMemory::map_zeroed(uint64_t base, uint64_t size, uint64_t mapped) {
   Allocation a;
   a.base = base;
   a.size = size;
@@ -70,7 +69,6 @@ bool DeviceMemory::allocate_at(uint64_t base, uint64_t size) {
   a.bytes = std::make_unique<uint8_t[]>(mapped);  // value-initialised: zero
   allocations_.emplace(base, std::move(a));
   bytes_allocated_ += size;
-  return true;
 }
 
 bool DeviceMemory::adopt(uint64_t base, uint64_t size, uint8_t* host_bytes) {

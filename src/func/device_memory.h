@@ -72,6 +72,8 @@ class DeviceMemory {
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:
+  // A new allocation of `size` bytes at `base`, `mapped` bytes of zeros behind it.
+  void map_zeroed(uint64_t base, uint64_t size, uint64_t mapped);
   std::map<uint64_t, Allocation> allocations_;  // by base
   bool strict_bounds_ = false;
   uint64_t next_ = kGlobalBase;

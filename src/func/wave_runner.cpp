@@ -37,6 +37,19 @@ void add(RunCounters& to, RunCounters& from) {
   from = {};
 }
 
+// Blocks resident at once: `wanted`, fewer when that many would hold more than 1 GiB of
+// registers, local and shared memory (a block of 1024 threads with deep call stacks holds tens
+// of MiB). Depends on the launch only, never on the host.
+uint64_t resident_blocks(uint32_t wanted, const BoundKernel& kernel, const LaunchState& launch, uint32_t shared_size,
+                         uint32_t warp_size) {
+  constexpr uint64_t kResidentBytes = uint64_t{1} << 30;
+  const uint64_t threads = uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+  const uint64_t warps = (threads + warp_size - 1) / warp_size;
+  const uint64_t per_warp = (uint64_t{kernel.slot_count} * 8 + launch.stack_size) * warp_size + kernel.pred_count * 8;
+  const uint64_t per_block = std::max<uint64_t>(1, warps * per_warp + shared_size);
+  return std::clamp<uint64_t>(kResidentBytes / per_block, 1, std::clamp<uint32_t>(wanted, 1, WorkerPool::kMaxTasks));
+}
+
 }  // namespace
 
 WaveRunner::WaveRunner(const BoundKernel& kernel, const LaunchState& launch, WaveRunOptions options,
@@ -45,9 +58,9 @@ WaveRunner::WaveRunner(const BoundKernel& kernel, const LaunchState& launch, Wav
   options_.run.park_launch_effects = true;
   options_.run.global_writes = &kernel.launch_effects;  // counted, to tell quiet epochs
   total_blocks_ = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
-  const auto resident =
-      static_cast<uint32_t>(std::clamp<uint64_t>(total_blocks_, 1, std::clamp<uint32_t>(options_.resident, 1,
-                                                                                         WorkerPool::kMaxTasks)));
+  const auto resident = static_cast<uint32_t>(std::clamp<uint64_t>(
+      total_blocks_, 1,
+      resident_blocks(options_.resident, kernel, launch, options_.shared_size, options_.run.warp_size)));
   slots_.resize(resident);
   // A trace hook sees instructions as they run: one thread keeps its order the serial one.
   const uint32_t threads = trace_ != nullptr ? 1 : options_.threads;

@@ -44,7 +44,7 @@ namespace lockstep::func {
 struct WaveRunOptions {
   RunOptions run;
   uint32_t shared_size = 0;  // bytes of shared memory per block
-  uint32_t resident = 1;     // blocks resident at once (before the grid's size caps it)
+  uint32_t resident = 1;     // blocks resident at once, fewer for large blocks or a small grid
   uint32_t threads = 1;      // host threads, the caller's included
   // Per block and epoch, checked after each turn: what a block that does not park (a spin on
   // another block's flag, or on a sibling warp that parked) runs before the parked instructions
