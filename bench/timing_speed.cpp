@@ -3,7 +3,8 @@
 // model of a preset (h100 unless --gpu names another). One thread steps the SMs unless --threads
 // says more; run on idle cores. Every figure but the speed is the same for any thread count.
 //
-//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME] [--threads N] [--set key=value]...
+//   build/bench/lockstep_timing_bench [--quick] [--gpu NAME] [--threads N] [--only fma|saxpy]
+//                                     [--set key=value]...
 //
 // --set memory.model=fixed-latency compares with the fixed latency per memory space.
 #include <chrono>
@@ -44,7 +45,9 @@ int main(int argc, char** argv) {
   std::string gpu = "h100";
   uint32_t threads = 1;
   std::vector<std::string> overrides;
+  std::string only;  // one workload (for a profile), or both
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
     if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) overrides.push_back(argv[++i]);
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) gpu = argv[++i];
@@ -63,7 +66,11 @@ int main(int argc, char** argv) {
   fmt::print("timing mode on the {} preset ({} memory), SMs stepped on {} thread{}\n", gpu,
              options.timing->memory.hierarchy ? "hierarchy" : "fixed-latency", threads, threads == 1 ? "" : "s");
 
-  {  // compute-bound: enough blocks to fill every SM
+  if (!only.empty() && only != "fma" && only != "saxpy") {
+    fmt::print(stderr, "--only: expected fma or saxpy, not '{}'\n", only);
+    return 2;
+  }
+  if (only != "saxpy") {  // compute-bound: enough blocks to fill every SM
     const uint32_t n = quick ? 65536 : 270336;  // 256 / 1056 blocks of 256: 8 per SM, 2 / 1 rounds
     const int iterations = quick ? 64 : 256;
     const uint64_t out = engine.malloc(n * sizeof(float));
@@ -73,7 +80,7 @@ int main(int argc, char** argv) {
     if (r.fault || !r.timing) return 1;
     report("fma_loop (compute-bound)", r, seconds);
   }
-  {  // memory-bound
+  if (only != "fma") {  // memory-bound
     const uint32_t n = quick ? (1u << 20) : (4u << 20);
     std::vector<float> x(n, 1.0f), y(n, 2.0f);
     const lockstep::bench::SaxpyBuffers buffers = lockstep::bench::upload_saxpy(engine, x, y);

@@ -20,7 +20,7 @@
 #include "ptx/check.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
-#include "sim/memory_config.h"
+#include "sim/gpu.h"
 #include "sim/occupancy.h"
 #include "sim/timing_launch.h"
 
@@ -53,13 +53,9 @@ struct Engine::Impl {
   std::function<void(const TraceEvent&)> trace;
   std::function<void(const LaunchProgress&)> progress;
   uint64_t next_grid_id = 1;
-  // Timing mode: the device clock after the last launch, and per SM the cycle it freed.
-  uint64_t device_clock = 0;
-  std::vector<uint64_t> sm_free;
-  // The memory system past the L1s (memory.model = hierarchy), built at the first timed launch
-  // and kept, so the L2 stays warm from launch to launch; its clock never goes back.
-  std::unique_ptr<mem::MemorySystem> memory_system;
-  uint64_t memory_clock = 0;
+  // Timing mode: the cycle-level GPU, built at the first timed launch and kept, so each launch
+  // meets the clocks, SMs and warm L2 the launches before it left.
+  std::unique_ptr<sim::Gpu> gpu;
 
   const LoadedModule& module(ModuleId id) const {
     if (id.index >= modules.size()) throw std::invalid_argument("unknown module");
@@ -347,7 +343,6 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
                               const func::TraceHook* hook, uint32_t shared_size, const LaunchOptions& launch_options,
                               LaunchProgress& progress_state) {
   sim::TimingLaunch t;
-  t.gpu = options.timing.get();
   t.kernel = &bound;
   t.launch = &launch;
   t.run = run;
@@ -357,7 +352,6 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
   t.registers_per_thread = launch_options.registers_per_thread;
   t.registers_estimated = t.registers_per_thread == 0;
   t.all_resident = launch_options.cooperative;
-  t.threads = options.sim_threads;
   if (t.registers_estimated) t.registers_per_thread = sim::kEstimatedRegistersPerThread;
   if (progress) {
     t.on_block_done = [&](uint64_t done) {
@@ -365,31 +359,12 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
       progress(progress_state);
     };
   }
-  // Where this launch starts: when the last one ended, or (tail overlap) when the first SM
-  // freed, each SM taking blocks from the cycle it freed.
-  const bool overlap = options.timing->timing.kernel_overlap && !sm_free.empty();
-  const uint64_t start = overlap ? *std::min_element(sm_free.begin(), sm_free.end()) : device_clock;
-  if (overlap)
-    for (uint64_t free_at : sm_free) t.sm_available.push_back(free_at - start);
-  if (options.timing->memory.hierarchy) {
-    if (!memory_system)
-      memory_system = std::make_unique<mem::MemorySystem>(sim::memory_system_options(*options.timing));
-    t.memory = memory_system.get();
-    t.memory_clock = std::max(memory_clock, start);
-  }
+  if (!gpu) gpu = std::make_unique<sim::Gpu>(options.timing, options.sim_threads);
   try {
-    sim::TimingLaunchResult r = sim::run_timing_launch(t);
-    memory_clock = r.memory_clock_end;
-    r.timing.start_cycle = start;
-    r.timing.end_cycle = start + r.timing.cycles;
-    device_clock = std::max(device_clock, r.timing.end_cycle);
-    sm_free.resize(r.sm_free.size());
-    for (size_t i = 0; i < r.sm_free.size(); ++i) sm_free[i] = start + r.sm_free[i];
-    result.timing = std::move(r.timing);
+    result.timing = gpu->run(std::move(t));
     result.warp_instructions = result.timing->warp_instructions;
     result.thread_instructions = result.timing->thread_instructions;
   } catch (const sim::TimingFault& f) {
-    memory_system.reset();  // it may hold the faulted launch's requests: the next launch starts it afresh
     result.fault = make_report(*m, k, f.fault, f.cta, launch, options.warp_size);
     result.warp_instructions = f.warp_instructions;
     result.thread_instructions = f.thread_instructions;

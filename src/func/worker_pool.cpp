@@ -23,9 +23,7 @@ void cpu_relax() {
 #endif
 }
 
-uint32_t generation_of(uint64_t claim) { return static_cast<uint32_t>(claim >> 32); }
-uint32_t count_of(uint64_t claim) { return static_cast<uint32_t>(claim >> 16) & 0xffff; }
-uint32_t next_of(uint64_t claim) { return static_cast<uint32_t>(claim) & 0xffff; }
+uint64_t share_range(uint32_t begin, uint32_t end) { return uint64_t{end} << 32 | begin; }
 
 }  // namespace
 
@@ -34,56 +32,60 @@ WorkerPool::WorkerPool(uint32_t threads, uint32_t max_tasks) {
     throw std::invalid_argument(fmt::format("{} tasks: a worker pool runs at most {} at once", max_tasks, kMaxTasks));
   errors_.resize(max_tasks);
   const uint32_t helpers = std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, max_tasks)) - 1;
+  shares_ = std::vector<Share>(helpers + 1);
   workers_.reserve(helpers);
-  for (uint32_t i = 0; i < helpers; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (uint32_t i = 0; i < helpers; ++i) workers_.emplace_back([this, i] { worker_loop(i + 1); });
 }
 
 WorkerPool::~WorkerPool() {
   stop_.store(true);
-  claim_.store(uint64_t{generation_ + 1} << 32);
-  claim_.notify_all();
+  generation_word_.store(generation_ + 1);
+  generation_word_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
 
-void WorkerPool::work(uint32_t generation) {
-  uint64_t c = claim_.load();
-  while (generation_of(c) == generation && next_of(c) < count_of(c)) {
-    if (!claim_.compare_exchange_weak(c, c + 1)) continue;
-    // Claimed: the caller cannot start another batch before this task is counted done, so
-    // task_ stays as published.
-    const uint32_t i = next_of(c);
-    try {
-      (*task_)(i);
-    } catch (...) {
-      errors_[i] = std::current_exception();
+void WorkerPool::work(uint32_t thread) {
+  const uint32_t n = static_cast<uint32_t>(shares_.size());
+  for (uint32_t k = 0; k < n; ++k) {
+    std::atomic<uint64_t>& range = shares_[(thread + k) % n].range;
+    while (true) {
+      const uint64_t claimed = range.fetch_add(1);
+      const uint32_t i = static_cast<uint32_t>(claimed);
+      if (i >= static_cast<uint32_t>(claimed >> 32)) break;
+      // Claimed: the caller cannot start another batch before this task is counted done, so
+      // task_ stays as published.
+      try {
+        (*task_)(i);
+      } catch (...) {
+        errors_[i] = std::current_exception();
+      }
+      done_.fetch_add(1);
     }
-    done_.fetch_add(1);
-    c = claim_.load();
   }
 }
 
-void WorkerPool::worker_loop() {
+void WorkerPool::worker_loop(uint32_t thread) {
   uint32_t seen = 0;
   while (true) {
-    uint64_t c = claim_.load();
-    for (uint32_t round = 0; generation_of(c) == seen; ++round) {
+    uint32_t g = generation_word_.load();
+    for (uint32_t round = 0; g == seen; ++round) {
       if (round < kSpinRounds) {
         cpu_relax();
       } else if (round < kYieldRounds) {
         std::this_thread::yield();
       } else {
-        // Dekker with run(): it publishes the claim word, then looks for sleepers; a sleeper
+        // Dekker with run(): it publishes the generation, then looks for sleepers; a sleeper
         // counts itself, then sleeps only if the word is still the one it saw.
         sleepers_.fetch_add(1);
-        claim_.wait(c);
+        generation_word_.wait(g);
         sleepers_.fetch_sub(1);
         round = 0;
       }
-      c = claim_.load();
+      g = generation_word_.load();
     }
-    seen = generation_of(c);
+    seen = g;
     if (stop_.load()) return;
-    work(seen);
+    work(thread);
   }
 }
 
@@ -104,11 +106,14 @@ void WorkerPool::run(uint32_t count, const std::function<void(uint32_t)>& task) 
     return;
   }
   task_ = &task;
-  ++generation_;
   done_.store(0);
-  claim_.store(uint64_t{generation_} << 32 | uint64_t{count} << 16);
-  if (sleepers_.load() != 0) claim_.notify_all();
-  work(generation_);
+  const uint32_t n = static_cast<uint32_t>(shares_.size());
+  for (uint32_t k = 0; k < n; ++k)
+    shares_[k].range.store(share_range(static_cast<uint32_t>(uint64_t{count} * k / n),
+                                       static_cast<uint32_t>(uint64_t{count} * (k + 1) / n)));
+  generation_word_.store(++generation_);
+  if (sleepers_.load() != 0) generation_word_.notify_all();
+  work(0);
   for (uint32_t round = 0; done_.load() != count; ++round) {
     if (round < kSpinRounds) cpu_relax();
     else std::this_thread::yield();

@@ -5,12 +5,18 @@
 // (func/wave_runner.h). The tasks of a batch share nothing while they run, so which thread runs
 // which task changes the wall time and nothing else.
 //
-// A batch is handed over through one claim word: generation (high 32 bits), task count (16
-// bits), next task to claim (low 16 bits). A thread claims a task by advancing the word while it
-// still names its generation, runs it and counts it in done_; the caller claims too and returns
-// when done_ reaches the count. So a late thread can never claim into the next batch, and the
-// caller waits only for tasks being run, never for a thread that has not woken up: running more
-// threads than cores stays safe. Idle threads spin briefly, then yield, then sleep on the word.
+// The tasks of a batch are split into one contiguous share per thread, in thread order (the
+// caller's first). Each thread runs its own share first, then helps the others with theirs. A
+// caller that gives the same tasks the same numbers from batch to batch (the SMs of a GPU, the
+// slots of resident blocks) so finds each task on the thread that ran it last time, with its
+// state still in that core's caches, and a thread that finishes early still takes work off the
+// others. A share is one atomic word (its end, high 32 bits; its next task, low 32 bits); a
+// thread claims by advancing it, runs the task and counts it in done_; the caller returns when
+// done_ reaches the count. A thread still looking for work of a finished batch can only claim
+// tasks of the next one once its shares are published, and then runs them for it: the caller
+// waits only for tasks being run, never for a thread that has not woken up, so running more
+// threads than cores stays safe. Idle threads spin briefly, then yield, then sleep on the
+// generation word.
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -39,12 +45,18 @@ class WorkerPool {
   void run(uint32_t count, const std::function<void(uint32_t)>& task);
 
  private:
-  void work(uint32_t generation);
-  void worker_loop();
+  // One thread's share of a batch, on a cache line of its own (threads claim from it at once).
+  struct alignas(64) Share {
+    std::atomic<uint64_t> range{0};  // end << 32 | next
+  };
+
+  void work(uint32_t thread);
+  void worker_loop(uint32_t thread);
 
   const std::function<void(uint32_t)>* task_ = nullptr;  // this batch's
   std::vector<std::exception_ptr> errors_;               // per task, this batch
-  std::atomic<uint64_t> claim_{0};
+  std::vector<Share> shares_;                            // per thread, the caller's first
+  std::atomic<uint32_t> generation_word_{0};             // the batch threads wait for
   std::atomic<uint32_t> done_{0};
   std::atomic<uint32_t> sleepers_{0};
   std::atomic<bool> stop_{false};

@@ -33,11 +33,11 @@ void Crossbar::push(uint32_t input, uint32_t output, uint32_t bytes, const MemRe
   if (in.queue.full()) throw std::logic_error(fmt::format("crossbar push into full input {}", input));
   if (in.queue.empty()) in.ready_at = now;
   in.queue.push({request, output, bytes, now, 0});
-  ++queued_;
+  queued_.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool Crossbar::tick(uint64_t now) {
-  if (queued_ == 0) return false;
+  if (queued_.load(std::memory_order_relaxed) == 0) return false;
   const uint32_t inputs = options_.inputs;
   // An input's head names one output, so the outputs' choices are independent: one pass over
   // the inputs finds, for every output that can accept, the first eligible input in its
@@ -67,7 +67,7 @@ bool Crossbar::tick(uint64_t now) {
     Input& in = inputs_[i];
     Packet packet = in.queue.front();
     in.queue.pop();
-    --queued_;
+    queued_.fetch_sub(1, std::memory_order_relaxed);
     stats_.wait_cycles += now - in.ready_at;
     in.ready_at = now + 1;  // one packet per input per cycle: its next head goes next cycle at the earliest
     packet.arrives = now + options_.latency;

@@ -16,6 +16,7 @@
 //  - A head whose output is busy or full waits where it is, blocking its input (back-pressure;
 //    head-of-line blocking is what a real input-queued crossbar does).
 // Nothing allocates after construction: every queue is a fixed ring.
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -94,7 +95,9 @@ class Crossbar {
   CrossbarOptions options_;
   std::vector<Input> inputs_;
   std::vector<Output> outputs_;
-  uint32_t queued_ = 0;             // packets waiting in input queues
+  // Packets waiting in input queues. Atomic: the memory system's partitions push into their
+  // own input ports of one crossbar from several threads (memory_system.h).
+  std::atomic<uint32_t> queued_{0};
   std::vector<uint32_t> best_;      // tick's scratch, per output: its chosen input, or kNoInput
   std::vector<uint32_t> touched_;   // tick's scratch: the outputs with a chosen input
   CrossbarStats stats_;

@@ -40,7 +40,28 @@ MemorySystem::MemorySystem(const MemorySystemOptions& options)
     returning_.emplace_back(in_pipeline);
   }
   channel_wake_.assign(options.channels, 0);
-  completed_.reserve(options.dram.read_queue + options.dram.write_queue);
+  // The partitions (see the header): slice = h % slices and channel = h % channels for the
+  // same h, so when one count divides the other, the larger side's index modulo the smaller
+  // count names the partition; otherwise every slice may meet every channel and there is one.
+  const uint32_t slices = options.slices, channels = options.channels;
+  const uint32_t count = slices % channels == 0 ? channels : channels % slices == 0 ? slices : 1;
+  partitions_.resize(count);
+  for (uint32_t s = 0; s < slices; ++s) partitions_[s % count].slices.push_back(s);
+  for (uint32_t c = 0; c < channels; ++c) partitions_[c % count].channels.push_back(c);
+  for (Partition& p : partitions_) p.completed.reserve(options.dram.read_queue + options.dram.write_queue);
+  tick_one_ = [this](uint32_t p) { partitions_[p].moved = tick_partition(partitions_[p], tick_now_); };
+}
+
+MemorySystemStats MemorySystem::stats() const {
+  MemorySystemStats total = stats_;
+  for (const Partition& p : partitions_) {
+    total.dram_reads += p.stats.dram_reads;
+    total.dram_writes += p.stats.dram_writes;
+    total.dram_stalls += p.stats.dram_stalls;
+    total.fill_stalls += p.stats.fill_stalls;
+    total.response_stalls += p.stats.response_stalls;
+  }
+  return total;
 }
 
 uint32_t MemorySystem::slice_of(uint64_t line) const {
@@ -67,118 +88,121 @@ void MemorySystem::pop_response(uint32_t sm) {
   ++stats_.responses;
 }
 
-bool MemorySystem::move_requests_to_slices(uint64_t now) {
+bool MemorySystem::move_requests_to_slice(uint32_t s, uint64_t now) {
   bool moved = false;
-  for (uint32_t s = 0; s < slices_.size(); ++s) {
-    L2Slice& slice = slices_[s];
-    while (requests_.can_pop(s, now) && slice.can_accept()) {
-      slice.accept(requests_.front(s), now);
-      requests_.pop(s);
-      moved = true;
-    }
+  L2Slice& slice = slices_[s];
+  while (requests_.can_pop(s, now) && slice.can_accept()) {
+    slice.accept(requests_.front(s), now);
+    requests_.pop(s);
+    moved = true;
   }
   return moved;
 }
 
-bool MemorySystem::move_slices_to_dram(uint64_t now) {
+bool MemorySystem::move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint64_t now) {
   bool moved = false;
-  for (L2Slice& slice : slices_) {
-    while (slice.has_dram_request()) {
-      const MemRequest& r = slice.dram_front();
-      const uint32_t c = channel_of(r.line);
-      const bool write = r.kind == AccessKind::kWrite;
-      if (!channels_[c]->can_accept(write)) {
-        ++stats_.dram_stalls;
-        break;
-      }
-      // The channel-select bits are gone: consecutive lines of one channel are consecutive there.
-      // DRAM moves the smallest span of the line that covers the requested sectors.
-      const uint32_t first = static_cast<uint32_t>(std::countr_zero(r.sectors));
-      const uint32_t last = 31 - static_cast<uint32_t>(std::countl_zero(r.sectors));
-      DramRequest d;
-      d.address = r.line / options_.channels * options_.line_bytes + uint64_t{first} * options_.sector_bytes;
-      d.bytes = (last - first + 1) * options_.sector_bytes;
-      d.write = write;
-      d.request = r;
-      channels_[c]->push(d, now);
-      channel_wake_[c] = now;
-      if (write) {
-        ++stats_.dram_writes;
-      } else {
-        ++stats_.dram_reads;
-      }
-      slice.dram_pop();
-      moved = true;
+  L2Slice& slice = slices_[s];
+  while (slice.has_dram_request()) {
+    const MemRequest& r = slice.dram_front();
+    const uint32_t c = channel_of(r.line);
+    const bool write = r.kind == AccessKind::kWrite;
+    if (!channels_[c]->can_accept(write)) {
+      ++stats.dram_stalls;
+      break;
     }
+    // The channel-select bits are gone: consecutive lines of one channel are consecutive there.
+    // DRAM moves the smallest span of the line that covers the requested sectors.
+    const uint32_t first = static_cast<uint32_t>(std::countr_zero(r.sectors));
+    const uint32_t last = 31 - static_cast<uint32_t>(std::countl_zero(r.sectors));
+    DramRequest d;
+    d.address = r.line / options_.channels * options_.line_bytes + uint64_t{first} * options_.sector_bytes;
+    d.bytes = (last - first + 1) * options_.sector_bytes;
+    d.write = write;
+    d.request = r;
+    channels_[c]->push(d, now);
+    channel_wake_[c] = now;
+    if (write) {
+      ++stats.dram_writes;
+    } else {
+      ++stats.dram_reads;
+    }
+    slice.dram_pop();
+    moved = true;
   }
   return moved;
 }
 
-bool MemorySystem::tick_channels(uint64_t now) {
-  bool moved = false;
-  for (uint32_t c = 0; c < channels_.size(); ++c) {
-    // A channel whose next event is later has nothing to do now (a push wakes it).
-    if (channels_[c]->idle() || channel_wake_[c] > now) continue;
-    completed_.clear();
-    moved |= channels_[c]->tick(now, completed_);
-    channel_wake_[c] = channels_[c]->next_event(now);
-    for (const DramRequest& d : completed_) {
-      if (d.write) continue;  // a write-back needs no answer
-      if (returning_[c].full())
-        throw std::logic_error(fmt::format("memory controller pipeline of channel {} overflowed", c));
-      returning_[c].push({d.request, now + options_.controller_latency});
-    }
+bool MemorySystem::tick_channel(uint32_t c, std::vector<DramRequest>& completed, uint64_t now) {
+  // A channel whose next event is later has nothing to do now (a push wakes it).
+  if (channels_[c]->idle() || channel_wake_[c] > now) return false;
+  completed.clear();
+  const bool moved = channels_[c]->tick(now, completed);
+  channel_wake_[c] = channels_[c]->next_event(now);
+  for (const DramRequest& d : completed) {
+    if (d.write) continue;  // a write-back needs no answer
+    if (returning_[c].full())
+      throw std::logic_error(fmt::format("memory controller pipeline of channel {} overflowed", c));
+    returning_[c].push({d.request, now + options_.controller_latency});
   }
   return moved;
 }
 
-bool MemorySystem::fill_slices(uint64_t now) {
+bool MemorySystem::fill_slices(uint32_t c, MemorySystemStats& stats, uint64_t now) {
   bool moved = false;
-  for (RingBuffer<Returning>& pipe : returning_) {
-    while (!pipe.empty() && pipe.front().ready <= now) {
-      const MemRequest& r = pipe.front().request;
-      L2Slice& slice = slices_[slice_of(r.line)];
-      if (!slice.can_fill(r.line)) {
-        ++stats_.fill_stalls;
-        break;
-      }
-      slice.dram_fill(r.line, r.sectors, now);
-      pipe.pop();
-      moved = true;
+  RingBuffer<Returning>& pipe = returning_[c];
+  while (!pipe.empty() && pipe.front().ready <= now) {
+    const MemRequest& r = pipe.front().request;
+    L2Slice& slice = slices_[slice_of(r.line)];
+    if (!slice.can_fill(r.line)) {
+      ++stats.fill_stalls;
+      break;
     }
+    slice.dram_fill(r.line, r.sectors, now);
+    pipe.pop();
+    moved = true;
   }
   return moved;
 }
 
-bool MemorySystem::move_responses(uint64_t now) {
+bool MemorySystem::move_responses(uint32_t s, MemorySystemStats& stats, uint64_t now) {
   bool moved = false;
-  for (uint32_t s = 0; s < slices_.size(); ++s) {
-    L2Slice& slice = slices_[s];
-    while (slice.has_response(now)) {
-      if (!responses_.can_push(s)) {
-        ++stats_.response_stalls;
-        break;
-      }
-      const MemRequest& r = slice.response_front();
-      const uint32_t bytes = options_.header_bytes + (r.kind == AccessKind::kWrite ? 0 : payload_bytes(r));
-      responses_.push(s, r.source, bytes, r, now);
-      slice.response_pop();
-      moved = true;
+  L2Slice& slice = slices_[s];
+  while (slice.has_response(now)) {
+    if (!responses_.can_push(s)) {
+      ++stats.response_stalls;
+      break;
     }
+    const MemRequest& r = slice.response_front();
+    const uint32_t bytes = options_.header_bytes + (r.kind == AccessKind::kWrite ? 0 : payload_bytes(r));
+    responses_.push(s, r.source, bytes, r, now);
+    slice.response_pop();
+    moved = true;
   }
   return moved;
 }
 
-bool MemorySystem::tick(uint64_t now) {
+bool MemorySystem::tick_partition(Partition& p, uint64_t now) {
   // Front to back, so that what a unit hands on in this cycle can move on in this cycle where
   // the receiving unit's own latency allows.
+  bool moved = false;
+  for (uint32_t s : p.slices) moved |= move_requests_to_slice(s, now);
+  for (uint32_t s : p.slices) moved |= slices_[s].tick(now);
+  for (uint32_t s : p.slices) moved |= move_slice_to_dram(s, p.stats, now);
+  for (uint32_t c : p.channels) moved |= tick_channel(c, p.completed, now);
+  for (uint32_t c : p.channels) moved |= fill_slices(c, p.stats, now);
+  for (uint32_t s : p.slices) moved |= move_responses(s, p.stats, now);
+  return moved;
+}
+
+bool MemorySystem::tick(uint64_t now, const ParallelFor* parallel) {
   bool moved = requests_.tick(now);
-  moved |= move_requests_to_slices(now);
-  for (L2Slice& slice : slices_) moved |= slice.tick(now);
-  moved |= move_slices_to_dram(now);
-  moved |= tick_channels(now);
-  moved |= fill_slices(now);
-  moved |= move_responses(now);
+  tick_now_ = now;
+  if (parallel != nullptr && partitions_.size() > 1) {
+    (*parallel)(static_cast<uint32_t>(partitions_.size()), tick_one_);
+  } else {
+    for (uint32_t p = 0; p < partitions_.size(); ++p) tick_one_(p);
+  }
+  for (const Partition& p : partitions_) moved |= p.moved;
   moved |= responses_.tick(now);
   return moved;
 }

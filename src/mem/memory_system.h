@@ -8,7 +8,14 @@
 // the SMs' misses enter through send(), responses leave through has_response()/pop_response(),
 // and tick() moves everything one cycle, units in a fixed order, so a run is deterministic for
 // any number of threads stepping the SMs. Nothing allocates after construction.
+//
+// Memory partitions: slices and channels fall into groups that never exchange a request (with
+// the same hash for both, slice s and channel c meet only when s and c agree modulo the smaller
+// count), so within a cycle, between the two crossbars, each group steps on its own. tick() may
+// run the groups on several threads (ParallelFor); each writes only its own slices, channels,
+// statistics and crossbar ports, so the result is the same for any number of threads.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -43,6 +50,10 @@ struct MemorySystemStats {
   uint64_t response_stalls = 0;   // cycles a slice's response waited for the response crossbar
 };
 
+// Runs task(i) for every i in [0, count), possibly on several threads, and returns when all
+// are done (the SMs' worker pool, sim/sm_stepper.h).
+using ParallelFor = std::function<void(uint32_t count, const std::function<void(uint32_t)>& task)>;
+
 class MemorySystem {
  public:
   // Throws std::invalid_argument naming what a unit rejects.
@@ -55,8 +66,11 @@ class MemorySystem {
   const MemRequest& response(uint32_t sm) const { return responses_.front(sm); }
   void pop_response(uint32_t sm);
 
-  // One cycle of every unit; true when anything moved.
-  bool tick(uint64_t now);
+  // One cycle of every unit; true when anything moved. `parallel` (may be null) runs the memory
+  // partitions' steps; the result does not depend on it.
+  bool tick(uint64_t now, const ParallelFor* parallel = nullptr);
+  // How many partitions tick() can step side by side.
+  uint32_t partition_count() const { return static_cast<uint32_t>(partitions_.size()); }
   // The first cycle after `now` at which tick could move something (UINT64_MAX: nothing in
   // flight anywhere).
   uint64_t next_event(uint64_t now) const;
@@ -64,7 +78,7 @@ class MemorySystem {
   uint32_t slice_of(uint64_t line) const;
   uint32_t channel_of(uint64_t line) const;
 
-  const MemorySystemStats& stats() const { return stats_; }
+  MemorySystemStats stats() const;
   const std::vector<L2Slice>& slices() const { return slices_; }
   uint32_t channel_count() const { return static_cast<uint32_t>(channels_.size()); }
   const DramChannel& channel(uint32_t c) const { return *channels_[c]; }
@@ -78,12 +92,24 @@ class MemorySystem {
     uint64_t ready = 0;
   };
 
+  // Slices and channels that only ever exchange requests among themselves (see above), with
+  // what their step counts and its scratch.
+  struct Partition {
+    std::vector<uint32_t> slices;
+    std::vector<uint32_t> channels;
+    MemorySystemStats stats;             // dram_*, fill_stalls, response_stalls
+    std::vector<DramRequest> completed;  // scratch for DramChannel::tick
+    bool moved = false;                  // in this cycle's tick
+  };
+
   uint32_t payload_bytes(const MemRequest& r) const;
-  bool move_requests_to_slices(uint64_t now);
-  bool move_slices_to_dram(uint64_t now);
-  bool tick_channels(uint64_t now);
-  bool fill_slices(uint64_t now);
-  bool move_responses(uint64_t now);
+  // One cycle of partition `p` between the crossbars, in the order of the data's flow.
+  bool tick_partition(Partition& p, uint64_t now);
+  bool move_requests_to_slice(uint32_t s, uint64_t now);
+  bool move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint64_t now);
+  bool tick_channel(uint32_t c, std::vector<DramRequest>& completed, uint64_t now);
+  bool fill_slices(uint32_t c, MemorySystemStats& stats, uint64_t now);
+  bool move_responses(uint32_t s, MemorySystemStats& stats, uint64_t now);
 
   MemorySystemOptions options_;
   Crossbar requests_;   // inputs: SMs, outputs: slices
@@ -92,8 +118,11 @@ class MemorySystem {
   std::vector<std::unique_ptr<DramChannel>> channels_;  // not movable: held by pointer
   std::vector<RingBuffer<Returning>> returning_;  // per channel: DRAM data in the controller's pipeline
   std::vector<uint64_t> channel_wake_;            // per channel: the first cycle its tick can do anything
-  std::vector<DramRequest> completed_;            // scratch for DramChannel::tick
-  MemorySystemStats stats_;
+  std::vector<Partition> partitions_;
+  MemorySystemStats stats_;  // requests and responses (the SM side)
+  // tick()'s task for a partitioned step, made once so that no cycle builds a function.
+  uint64_t tick_now_ = 0;
+  std::function<void(uint32_t)> tick_one_;
 };
 
 }  // namespace lockstep::mem

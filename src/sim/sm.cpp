@@ -281,7 +281,9 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     if (!ws.resident) continue;
     ++resident;
     StallReason r;
-    if (ws.stall_cached) {
+    if (ws.exited) {
+      r = StallReason::kExited;
+    } else if (ws.stall_cached) {
       r = ws.cached_stall;
     } else if (ws.busy_until > now) {
       r = StallReason::kPipelineBusy;
@@ -451,6 +453,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before) {
   func::Warp& w = *ws.warp;
   CtaSlot& c = ctas_[ws.cta_slot];
   if (w.status == func::Warp::Status::Exited) {
+    ws.exited = true;
     flush(slot);
   } else {
     // Still on the fetched path? A taken branch, a reconvergence or a call moved the PC.
@@ -504,8 +507,8 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
     const uint32_t local = (part.fetch_next + i) % locals;
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
-    if (!ws.resident || ws.warp->status == func::Warp::Status::Exited) continue;
-    if (!ibuffer_.has_room(slot) || ws.fetch_ready > now || ws.fetch_pc >= code_size) continue;
+    if (!ws.resident || ws.fetch_ready > now || ws.exited || !ibuffer_.has_room(slot) || ws.fetch_pc >= code_size)
+      continue;
     if (ldst_ != nullptr && !ldst_->can_send()) return false;  // no room for a miss: fetch next cycle
     part.fetch_next = (local + 1) % locals;
     const uint64_t address = uint64_t{ws.fetch_pc} * kInstructionBytes;

@@ -111,6 +111,9 @@ class Sm {
  private:
   struct WarpSlot {
     bool resident = false;
+    // The warp exited (Warp::status, mirrored at issue: exiting is final, and the scans of
+    // every cycle then skip the warp without reaching into its functional state).
+    bool exited = false;
     uint32_t cta_slot = 0;
     func::Warp* warp = nullptr;
     uint32_t fetch_pc = 0;        // next PC to fetch

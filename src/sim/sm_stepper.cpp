@@ -1,5 +1,6 @@
 #include "sim/sm_stepper.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "fmt/format.h"
@@ -16,10 +17,10 @@ uint32_t checked_sm_count(size_t sms) {
 
 }  // namespace
 
-SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads)
+SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads, uint32_t other_tasks)
     : sms_(sms),
       changed_(sms.size(), 0),
-      pool_(threads, checked_sm_count(sms.size())),
+      pool_(threads, std::max(checked_sm_count(sms.size()), checked_sm_count(other_tasks))),
       step_one_([this](uint32_t task) {
         const uint32_t i = (*which_)[task];
         changed_[i] = sms_[i]->cycle(now_) ? 1 : 0;

@@ -16,13 +16,18 @@ namespace lockstep::sim {
 class SmStepper {
  public:
   // `threads`: how many threads step SMs, the caller's included (1: the caller alone).
-  SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads);
+  // `other_tasks`: the largest batch run() will be given.
+  SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads, uint32_t other_tasks = 0);
 
   // Runs Sm::cycle(now) on every SM whose index is in `which` (ascending); true when any
   // changed. Every listed SM steps even when one throws; then the exception of the
   // lowest-numbered SM that threw is rethrown, as a serial run in SM order would have
   // stopped at it.
   bool step(uint64_t now, const std::vector<uint32_t>& which);
+  // Runs another batch of independent tasks on the same threads (the memory system's
+  // partitions): task(i) for every i in [0, count), count <= the constructor's other_tasks.
+  void run(uint32_t count, const std::function<void(uint32_t)>& task) { pool_.run(count, task); }
+  uint32_t threads() const { return pool_.threads(); }
   // Whether SM `sm` changed in the last step (it was in `which`).
   bool changed(uint32_t sm) const { return changed_[sm] != 0; }
 

@@ -29,7 +29,7 @@ class Driver {
   Driver(std::vector<std::unique_ptr<Sm>>& sms, CtaScheduler& blocks, const TimingLaunch& launch,
          uint64_t total_blocks)
       : sms_(sms),
-        stepper_(sms, launch.threads),
+        stepper_(sms, launch.threads, launch.memory != nullptr ? launch.memory->partition_count() : 0),
         blocks_(blocks),
         launch_(launch),
         total_blocks_(total_blocks),
@@ -41,6 +41,8 @@ class Driver {
         memory_clock_(launch.memory_clock) {
     stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
+    if (stepper_.threads() > 1)
+      parallel_ = [this](uint32_t count, const std::function<void(uint32_t)>& task) { stepper_.run(count, task); };
   }
 
   uint64_t available(size_t sm) const { return available_from(launch_, sm); }
@@ -126,8 +128,9 @@ class Driver {
     if (cycle > 0 && last_step_[sm] < cycle - 1) last_step_[sm] = cycle - 1;
   }
 
-  // The serial phase of the memory hierarchy: each SM's misses enter the memory system in SM
-  // order, the memory system steps the cycle, and the responses reach their SMs' LD/ST units.
+  // The memory hierarchy's phase: each SM's misses enter the memory system in SM order, the
+  // memory system steps the cycle (its partitions side by side on the stepping threads), and
+  // the responses reach their SMs' LD/ST units in SM order.
   bool exchange_memory(uint64_t now) {
     if (memory_ == nullptr) return false;
     const uint64_t clock = memory_clock_ + now;
@@ -141,7 +144,7 @@ class Driver {
         moved = true;
       }
     }
-    moved |= memory_->tick(clock);
+    moved |= memory_->tick(clock, parallel_ ? &parallel_ : nullptr);
     for (uint32_t s = 0; s < sms_.size(); ++s) {
       LdstUnit* unit = sms_[s]->ldst();
       while (memory_->has_response(s, clock) && unit->can_deliver()) {
@@ -167,6 +170,7 @@ class Driver {
   std::vector<uint64_t> last_step_;  // per SM: the last cycle it stepped (or was charged for)
   mem::MemorySystem* memory_;
   uint64_t memory_clock_;
+  mem::ParallelFor parallel_;  // the memory partitions on the stepping threads; empty: one thread
 };
 
 }  // namespace

@@ -33,6 +33,17 @@ TEST(Presets, EveryPresetLoadsAndIsConsistent) {
   }
 }
 
+// What an H200 itself reports (bench/hw/run_on_gpu.sh on one, bench/hw/results/): 132 SMs, a
+// 60 MB L2 (not the H100's 50), 1980 MHz; the L2 splits into the H100's 640 KB slices.
+TEST(Presets, H200HoldsTheMeasuredFigures) {
+  const GpuConfig g = load_gpu_config("h200");
+  EXPECT_EQ(g.gpu.sm_count, 132u);
+  EXPECT_EQ(g.gpu.core_clock_mhz, 1980u);
+  EXPECT_EQ(uint64_t{g.gpu.l2_kib} * 1024, 62914560u);
+  EXPECT_EQ(g.gpu.l2_kib / g.l2.slices, 640u);
+  EXPECT_EQ(g.l2.slices, g.dram.channels);  // one memory partition per slice and channel
+}
+
 TEST(Presets, H100HoldsTheProgrammingGuideFigures) {
   const GpuConfig g = load_gpu_config("h100");
   EXPECT_EQ(g.gpu.name, "H100 SXM5");
