@@ -133,6 +133,7 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
     c.warp_slots[i] = next_free;
     partitions_[partition_of(next_free)].scheduler->on_warp_added(local_of(next_free), block_age_);
   }
+  mark_dirty();
   ++block_age_;
   ++resident_blocks_;
   resident_warps_ += static_cast<uint32_t>(block_warps.size());
@@ -145,6 +146,7 @@ bool Sm::cycle(uint64_t now) {
   bool changed = false;
   if (ldst_ != nullptr) {
     changed = ldst_->cycle(now, finished_accesses_);
+    if (changed) mark_dirty();  // its room (memory throttle) may have changed
     take_finished_accesses();
     take_instruction_fills(now);
   }
@@ -158,6 +160,7 @@ bool Sm::cycle(uint64_t now) {
 }
 
 void Sm::commit() {
+  if (!deferred_.empty()) mark_dirty();  // their accesses enter the LD/ST unit
   for (const Deferred& d : deferred_) {
     const WarpSlot& ws = warps_[d.warp_slot];
     access_log_.clear();
@@ -198,6 +201,7 @@ bool Sm::writeback(uint64_t now) {
     Completion c = completions_.top();
     completions_.pop();
     Partition& part = partitions_[partition_of(c.warp_slot)];
+    part.dirty = true;
     if (c.writes.count != 0) {
       if (part.writeback_cycle != now) part.writeback_cycle = now, part.writebacks = 0;
       if (part.writebacks == ports) {  // every write port of the partition is taken: next cycle
@@ -271,10 +275,16 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
 
 bool Sm::issue(uint32_t p, uint64_t now) {
   Partition& part = partitions_[p];
+  if (!part.dirty && now < part.scan_valid_until) {
+    for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += part.scan_warp_stalls[i];
+    ++last_scheduler_stalls_[part.scan_reason];
+    return false;
+  }
   part.ready.clear();
   const uint32_t locals = part.ready.capacity();
   uint32_t resident = 0;
   StallCounts mine{};
+  uint64_t valid_until = UINT64_MAX;  // the first cycle at which a reason found here may change
   for (uint32_t local = 0; local < locals; ++local) {
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
@@ -294,6 +304,8 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     part.reasons[local] = r;
     ++mine[static_cast<size_t>(r)];
     if (r == StallReason::kNotSelected) part.ready.set(local);
+    for (uint64_t t : {ws.fetch_ready, ws.ready_at, ws.busy_until})
+      if (t > now) valid_until = std::min(valid_until, t);
   }
   uint32_t issued = 0;
   while (issued < issue_width_) {
@@ -315,24 +327,42 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     issue_instruction(slot, now);
     ++issued;
   }
-  if (resident == 0) {
-    ++last_scheduler_stalls_[static_cast<size_t>(StallReason::kNoWarp)];
-    return issued != 0;
-  }
-  for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += mine[i];
-  // The scheduler's reason: issued, or the most common reason among its warps (the first in
-  // the category order on a tie).
+  // The scheduler's reason: issued, or (no warp) kNoWarp, or the most common reason among its
+  // warps (the first in the category order on a tie).
   size_t reason = static_cast<size_t>(StallReason::kIssued);
-  if (issued == 0) {
+  if (resident == 0) {
+    reason = static_cast<size_t>(StallReason::kNoWarp);
+  } else if (issued == 0) {
     reason = 0;
     for (size_t i = 1; i < kStallReasonCount; ++i)
       if (mine[i] > mine[reason]) reason = i;
   }
+  if (resident != 0)
+    for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += mine[i];
   ++last_scheduler_stalls_[reason];
+  if (issued == 0) {
+    // Nothing issued, so nothing but time and the events that mark the partition dirty can
+    // change what this scan found: the units and collectors freeing are the time it reads.
+    for (const ExecutionUnit& u : part.units)
+      if (u.next_free_cycle() > now) valid_until = std::min(valid_until, u.next_free_cycle());
+    for (uint64_t c : part.collector_free)
+      if (c > now) valid_until = std::min(valid_until, c);
+    part.dirty = false;
+    part.scan_valid_until = valid_until;
+    if (resident == 0) {
+      part.scan_warp_stalls = {};
+    } else {
+      part.scan_warp_stalls = mine;
+    }
+    part.scan_reason = reason;
+  }
   return issued != 0;
 }
 
 void Sm::issue_instruction(uint32_t slot, uint64_t now) {
+  // An issue may release a barrier, take the LD/ST unit's room or a unit's slot, or end a
+  // block: every partition looks again.
+  mark_dirty();
   WarpSlot& ws = warps_[slot];
   Partition& part = partitions_[partition_of(slot)];
   const uint32_t local = local_of(slot);
@@ -431,6 +461,7 @@ void Sm::take_instruction_fills(uint64_t now) {
     if (address < code_base_) continue;  // a launch before this one asked for it
     const uint64_t pc_address = address - code_base_;
     icache_.fill(pc_address, now);
+    mark_dirty();
     for (WarpSlot& ws : warps_)
       if (ws.resident && ws.fetch_waiting && ws.fetch_ready == InstructionCache::kPending &&
           uint64_t{ws.fetch_pc} * kInstructionBytes / line_bytes == pc_address / line_bytes)
@@ -492,6 +523,7 @@ void Sm::finish_block(uint32_t cta_slot) {
     warps_[slot].resident = false;
     partitions_[partition_of(slot)].scheduler->on_warp_removed(local_of(slot));
   }
+  mark_dirty();
   resident_warps_ -= static_cast<uint32_t>(c.warp_slots.size());
   --resident_blocks_;
   c.busy = false;
@@ -520,9 +552,11 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
       const bool retry = r.outcome == FetchOutcome::kSetFull && r.ready_cycle == InstructionCache::kPending;
       ws.fetch_ready = retry ? now + 1 : r.ready_cycle;
       ws.fetch_waiting = true;
+      part.dirty = true;
       return true;
     }
     ws.fetch_waiting = false;
+    part.dirty = true;
     const uint64_t line = address / line_bytes;
     for (uint32_t n = 0; n < ctx_.gpu->timing.fetch_width && !ibuffer_.full(slot) && ws.fetch_pc < code_size; ++n) {
       if (uint64_t{ws.fetch_pc} * kInstructionBytes / line_bytes != line) break;

@@ -169,7 +169,19 @@ class Sm {
     uint32_t fetch_next = 0;               // round-robin fetch pointer (local slot)
     uint32_t writebacks = 0;               // results written in the current cycle
     uint64_t writeback_cycle = 0;
+    // The issue stage's scan of a partition that issued nothing holds until an event touches
+    // one of its warps (a writeback, a fetch, an issue anywhere in the SM, a block, the LD/ST
+    // unit moving) or the clock reaches a cycle the scan depended on (a fetch, a unit, a
+    // collector freeing). Until then the stage charges the same reasons without scanning:
+    // most partitions of a memory-bound kernel wait most cycles.
+    bool dirty = true;
+    uint64_t scan_valid_until = 0;         // the first cycle the last scan may not hold in
+    StallCounts scan_warp_stalls{};        // what the last scan charged its warps
+    size_t scan_reason = 0;                // and the scheduler
   };
+  void mark_dirty() {
+    for (Partition& part : partitions_) part.dirty = true;
+  }
 
   uint32_t partition_of(uint32_t slot) const { return slot % partitions_count_; }
   uint32_t local_of(uint32_t slot) const { return slot / partitions_count_; }
