@@ -178,9 +178,13 @@ class Sm {
     uint64_t scan_valid_until = 0;         // the first cycle the last scan may not hold in
     StallCounts scan_warp_stalls{};        // what the last scan charged its warps
     size_t scan_reason = 0;                // and the scheduler
+    // The same for the fetch stage: a fetch that found no warp to fetch for holds until an
+    // issue, a fill or a block changes the I-buffers, or the clock reaches a warp's fetch_ready.
+    bool fetch_dirty = true;
+    uint64_t fetch_valid_until = 0;
   };
   void mark_dirty() {
-    for (Partition& part : partitions_) part.dirty = true;
+    for (Partition& part : partitions_) part.dirty = part.fetch_dirty = true;
   }
 
   uint32_t partition_of(uint32_t slot) const { return slot % partitions_count_; }
