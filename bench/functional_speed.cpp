@@ -4,7 +4,11 @@
 // slowdown against the same loops compiled natively for this CPU (one core). Run it on an
 // otherwise idle machine.
 //
-//   build/bench/lockstep_bench [--quick] [--threads N]   (N: 2 unless given)
+//   build/bench/lockstep_bench [--quick] [--threads N] [--serial-commit]   (N: 2 unless given)
+//
+// --serial-commit runs phase 2 of each epoch (the parked stores) on one thread, as lockstep did
+// before stores that touch nothing else committed side by side (func/commit_plan.h): the
+// before and after of that change on the same machine.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -65,17 +69,18 @@ void report(const std::string& name, uint32_t threads, const lockstep::LaunchRes
              r.warp_instructions / seconds / 1e6, seconds, seconds / native, one_thread_seconds / seconds);
 }
 
-lockstep::Engine engine_on(uint32_t threads) {
+lockstep::Engine engine_on(uint32_t threads, bool serial_commit) {
   lockstep::EngineOptions options;
   options.sim_threads = threads;
+  options.parallel_commit = !serial_commit;
   return lockstep::Engine(options);
 }
 
 // Runs both workloads on `threads` host threads; the seconds of each (fma, saxpy) go to
 // `seconds`, and when `one_thread` is given the speed-up against it is printed.
-int run_workloads(bool quick, uint32_t threads, std::vector<double>& seconds_out,
+int run_workloads(bool quick, bool serial_commit, uint32_t threads, std::vector<double>& seconds_out,
                   const std::vector<double>* one_thread) {
-  lockstep::Engine engine = engine_on(threads);
+  lockstep::Engine engine = engine_on(threads, serial_commit);
   const lockstep::ModuleId m = engine.load_ptx_file(LOCKSTEP_BENCH_PTX);
 
   {  // compute-bound
@@ -127,19 +132,22 @@ int run_workloads(bool quick, uint32_t threads, std::vector<double>& seconds_out
 
 int main(int argc, char** argv) {
   bool quick = false;
+  bool serial_commit = false;
   uint32_t threads = 2;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
+    } else if (std::strcmp(argv[i], "--serial-commit") == 0) {
+      serial_commit = true;
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads = static_cast<uint32_t>(std::max(1L, std::strtol(argv[++i], nullptr, 10)));
     } else {
-      fmt::print(stderr, "usage: lockstep_bench [--quick] [--threads N]\n");
+      fmt::print(stderr, "usage: lockstep_bench [--quick] [--threads N] [--serial-commit]\n");
       return 2;
     }
   }
   std::vector<double> one, many;
-  if (int rc = run_workloads(quick, 1, one, nullptr); rc != 0) return rc;
-  if (threads > 1) return run_workloads(quick, threads, many, &one);
+  if (int rc = run_workloads(quick, serial_commit, 1, one, nullptr); rc != 0) return rc;
+  if (threads > 1) return run_workloads(quick, serial_commit, threads, many, &one);
   return 0;
 }

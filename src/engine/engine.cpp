@@ -549,6 +549,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
     return result;
   }
   func::WaveRunOptions wave{run_options, cta.shared_size, options.resident_blocks, options.sim_threads};
+  wave.parallel_commit = options.parallel_commit;
   func::WaveRunner waves(bound, launch, wave, hook ? &hook : nullptr);
   try {
     waves.run(counters, [&](uint64_t done) {

@@ -49,6 +49,10 @@ struct EngineOptions {
   // what a run computes when blocks communicate (the order of their atomics), so a fixed number,
   // never derived from the host's threads.
   uint32_t resident_blocks = 64;
+  // Functional mode on several threads: parked stores that touch no other parked instruction's
+  // bytes commit side by side (func/commit_plan.h). Off: every parked instruction commits on
+  // one thread. The results are the same either way; off is there to measure the difference.
+  bool parallel_commit = true;
   // Strict bounds (`--memcheck`): every access outside an allocation faults. Otherwise an access
   // a little past an allocation's end, into memory a GPU maps there too, does not
   // (func/device_memory.h).

@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "func/instruction_effects.h"
+#include "func/ops/store_footprint.h"
 #include "func/shared_layout.h"
 #include "func/step.h"
 
@@ -17,7 +18,12 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
       options_(std::move(options)),
       trace_(trace),
       turn_flags_(turn_flags(kernel, options_.park_launch_effects)),
-      parking_(options_.park_launch_effects) {}
+      parking_(options_.park_launch_effects) {
+  if (options_.park_launch_effects && options_.park_footprints) {
+    store_bytes_.resize(kernel.code.size());
+    for (size_t pc = 0; pc < store_bytes_.size(); ++pc) store_bytes_[pc] = memory::plain_store_bytes(kernel.code[pc].fn);
+  }
+}
 
 std::vector<uint8_t> CtaRunner::turn_flags(const BoundKernel& kernel, bool park) {
   std::vector<uint8_t> flags(kernel.code.size(), 0);
@@ -158,7 +164,9 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
       const uint8_t f = flags[pc];
       if ((f & park) != 0 && m != 0) [[unlikely]] {
         // Counted and traced now; the handler runs at commit_parked(), with these lanes.
-        parked_.push_back({w.warp_id, pc, m});
+        // The registers stay as they are until it runs, so its bytes are known now.
+        const uint32_t bytes = store_bytes_.empty() ? 0 : store_bytes_[pc];
+        parked_.push_back({w.warp_id, pc, m, bytes != 0 ? memory::plain_store_footprint(in, w, m, bytes) : ParkedFootprint{}});
         warp_parked_[w.warp_id] = 1;
         advance_past(w);
         ++w.clock;
@@ -207,21 +215,35 @@ CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
   return TurnResult::Ran;
 }
 
-void CtaRunner::commit_parked() {
-  const ExecInst* code = kernel_.code.data();
-  for (size_t i = 0; i < parked_.size(); ++i) {
-    const ParkedInstruction p = parked_[i];
-    warp_parked_[p.warp] = 0;
-    try {
-      run_deferred(code[p.pc], warps_[p.warp], p.lanes);
-    } catch (FaultException& f) {
-      // The launch stops here: the instructions parked after this one never run.
-      for (size_t j = i + 1; j < parked_.size(); ++j) warp_parked_[parked_[j].warp] = 0;
-      parked_.clear();
-      throw LaunchFault{std::move(f.fault), p.warp, p.pc, {}};
-    }
+void CtaRunner::commit_one(size_t i) {
+  const ParkedInstruction p = parked_[i];
+  warp_parked_[p.warp] = 0;
+  try {
+    run_deferred(kernel_.code[p.pc], warps_[p.warp], p.lanes);
+  } catch (FaultException& f) {
+    // The launch stops here: the instructions parked after this one never run.
+    for (size_t j = i + 1; j < parked_.size(); ++j) warp_parked_[parked_[j].warp] = 0;
+    parked_.clear();
+    throw LaunchFault{std::move(f.fault), p.warp, p.pc, {}};
   }
+}
+
+void CtaRunner::commit_parked() {
+  for (size_t i = 0; i < parked_.size(); ++i)
+    if (!parked_[i].done) commit_one(i);
   parked_.clear();
+}
+
+void CtaRunner::append_footprints(std::vector<ParkedFootprint>& out) const {
+  for (const ParkedInstruction& p : parked_) out.push_back(p.footprint);
+}
+
+void CtaRunner::commit_independent(const uint8_t* independent) {
+  for (size_t i = 0; i < parked_.size(); ++i) {
+    if (independent[i] == 0) continue;
+    commit_one(i);
+    parked_[i].done = true;
+  }
 }
 
 void CtaRunner::check_deadlock(const CtaState& cta) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "func/bound_kernel.h"
+#include "func/commit_plan.h"
 #include "func/divergence/divergence_unit.h"
 #include "func/warp.h"
 
@@ -32,6 +33,10 @@ struct RunOptions {
   // changes_launch_state) parks there instead of running it; the caller runs the parked
   // instructions with commit_parked(), at a point where no other block runs.
   bool park_launch_effects = false;
+  // With park_launch_effects: a warp that parks at a plain store also notes the bytes it will
+  // write (func/commit_plan.h), for a caller that commits such stores on several threads. Costs
+  // a pass over the lanes' addresses per parked store, so only a caller with threads asks.
+  bool park_footprints = false;
 };
 
 struct RunCounters {
@@ -83,6 +88,15 @@ class CtaRunner {
   // they parked, and lets those warps run on; throws LaunchFault at the first that faults.
   void commit_parked();
   bool has_parked() const { return !parked_.empty(); }
+  // The footprints of the parked instructions, in park order, appended to `out` (unknown ones
+  // unless RunOptions::park_footprints).
+  void append_footprints(std::vector<ParkedFootprint>& out) const;
+  // Runs each parked instruction i (in park order) with independent[i] != 0 and lets its warp
+  // run on; the others stay parked for commit_parked(), which skips these. The caller
+  // guarantees that no other parked instruction of any block touches their bytes
+  // (CommitPlanner), so they may run while other blocks commit theirs. Throws LaunchFault as
+  // commit_parked() does (a known footprint cannot fault, so it does not happen).
+  void commit_independent(const uint8_t* independent);
   // Whether warps park (from RunOptions::park_launch_effects; only a runner built with it can
   // park). A block left alone stops parking: nothing else runs that could see the difference.
   void set_parking(bool on) { parking_ = on && options_.park_launch_effects; }
@@ -102,7 +116,11 @@ class CtaRunner {
     uint32_t warp;
     ir::Pc pc;
     LaneMask lanes;
+    ParkedFootprint footprint;
+    bool done = false;  // run by commit_independent()
   };
+  // Runs parked_[i]; throws LaunchFault, with the instructions parked after it dropped.
+  void commit_one(size_t i);
 
   void init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block);
   template <bool kCountWrites>
@@ -116,6 +134,8 @@ class CtaRunner {
   std::vector<uint8_t> turn_flags_;  // per PC: kEndsTurn | kParks
   std::vector<ParkedInstruction> parked_;  // in the order the warps parked
   std::vector<uint8_t> warp_parked_;        // per warp: 1 while it has a parked instruction
+  // Per PC, with park_footprints: bytes per lane of a plain global store (0: not one).
+  std::vector<uint32_t> store_bytes_;
   bool parking_ = false;
   std::vector<Warp> warps_;
   std::vector<std::vector<uint64_t>> registers_;

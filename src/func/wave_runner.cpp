@@ -66,6 +66,17 @@ WaveRunner::WaveRunner(const BoundKernel& kernel, const LaunchState& launch, Wav
   const uint32_t threads = trace_ != nullptr ? 1 : options_.threads;
   pool_ = std::make_unique<WorkerPool>(threads, resident);
   advance_one_ = [this](uint32_t i) { advance(*occupied_[i]); };
+  // On one thread the plan would only cost time.
+  plan_commits_ = options_.parallel_commit && pool_->threads() > 1;
+  options_.run.park_footprints = plan_commits_;
+  commit_one_ = [this](uint32_t i) {
+    Slot& slot = *occupied_[i];
+    try {
+      slot.runner->commit_independent(independent_.data() + first_parked_[i]);
+    } catch (LaunchFault& f) {
+      slot.fault = std::move(f);
+    }
+  };
 }
 
 WaveRunner::~WaveRunner() = default;
@@ -176,15 +187,7 @@ void WaveRunner::run_epoch(RunCounters& counters) {
     take_counts(counters);
     fail(*faulted, std::move(*faulted->fault));
   }
-  // Phase 2.
-  for (Slot* s : occupied_) {
-    try {
-      s->runner->commit_parked();
-    } catch (LaunchFault& f) {
-      take_counts(counters);
-      fail(*s, std::move(f));
-    }
-  }
+  commit(counters);
 
   bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
   for (const Slot* s : occupied_) quiet &= !s->exited;
@@ -199,6 +202,35 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   if (!quiet_states_.insert(fingerprint()).second) {
     take_counts(counters);
     report_stuck();
+  }
+}
+
+void WaveRunner::commit(RunCounters& counters) {
+  if (plan_commits_ && occupied_.size() > 1) {
+    footprints_.clear();
+    first_parked_.clear();
+    for (const Slot* s : occupied_) {
+      first_parked_.push_back(footprints_.size());
+      s->runner->append_footprints(footprints_);
+    }
+    if (planner_.plan(footprints_, independent_) != 0) {
+      pool_->run(static_cast<uint32_t>(occupied_.size()), commit_one_);
+      // Independent stores cannot fault (their footprints are known); were one to, the first
+      // block in slot order reports it.
+      for (Slot* s : occupied_) {
+        if (!s->fault) continue;
+        take_counts(counters);
+        fail(*s, std::move(*s->fault));
+      }
+    }
+  }
+  for (Slot* s : occupied_) {
+    try {
+      s->runner->commit_parked();
+    } catch (LaunchFault& f) {
+      take_counts(counters);
+      fail(*s, std::move(f));
+    }
   }
 }
 

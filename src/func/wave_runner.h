@@ -11,9 +11,10 @@
 //     changes_launch_state). Such a warp parks there. A block that keeps running without
 //     parking (a spin on a flag) stops after a turn that reaches `epoch_instructions`. Blocks
 //     only read memory in this phase, so they run on the worker threads side by side.
-//  2. The parked instructions run, one thread, block by block in slot order and, within a
-//     block, in the order its warps parked. Blocks that exited leave; the next blocks in linear
-//     order take their slots.
+//  2. The parked instructions run, block by block in slot order and, within a block, in the
+//     order its warps parked; or so it looks: stores whose bytes no other parked instruction
+//     touches commit side by side on the worker threads first (func/commit_plan.h). Blocks
+//     that exited leave; the next blocks in linear order take their slots.
 // Which thread runs which block in phase 1 changes nothing a block can see, so results, printf
 // text, instruction counts and fault reports are bit-identical for any thread count. Each
 // block's printf text is kept apart and joined in linear block order, as a serial run writes
@@ -36,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "func/commit_plan.h"
 #include "func/cta_runner.h"
 #include "func/worker_pool.h"
 
@@ -53,6 +55,10 @@ struct WaveRunOptions {
   // The same when one block is left: only how often the deadlock check looks.
   uint64_t alone_epoch_instructions = 1u << 20;
   uint64_t hash_interval = 1u << 20;  // quiet warp instructions between two state hashes
+  // Phase 2 on several threads: parked stores whose bytes no other parked instruction touches
+  // commit side by side (func/commit_plan.h), the rest in serial order. Off: all in serial
+  // order. The results are the same; off is there to compare the two.
+  bool parallel_commit = true;
 };
 
 // A fault in one block; `cta` is the state of the block it happened in.
@@ -74,6 +80,9 @@ class WaveRunner {
   struct Slot;
   // Both phases of an epoch, and the deadlock check.
   void run_epoch(RunCounters& counters);
+  // Phase 2: the parked instructions, those that touch nothing else's bytes on the worker
+  // threads, the rest serially in slot and park order; throws WaveFault.
+  void commit(RunCounters& counters);
   // Blocks that exited leave; the next blocks in linear order take their slots.
   void retire_exited(RunCounters& counters, const std::function<void(uint64_t)>& on_cta_exit);
   void start(Slot& slot, uint64_t linear);
@@ -101,6 +110,14 @@ class WaveRunner {
   uint64_t next_text_ = 0;  // the block whose text goes out next
   std::unique_ptr<WorkerPool> pool_;
   std::function<void(uint32_t)> advance_one_;  // phase 1's task: advance(*occupied_[i])
+  // Phase 2's plan, when stores may commit side by side: every parked instruction's footprint
+  // in serial order, which of them are independent, where each resident block's start.
+  bool plan_commits_ = false;
+  CommitPlanner planner_;
+  std::vector<ParkedFootprint> footprints_;
+  std::vector<uint8_t> independent_;
+  std::vector<size_t> first_parked_;
+  std::function<void(uint32_t)> commit_one_;  // phase 2's task: the independent stores of one block
   // The deadlock check: hashes of the states seen in the current run of quiet epochs.
   std::unordered_set<uint64_t> quiet_states_;
   uint64_t quiet_instructions_ = 0;  // since the last hash

@@ -13,6 +13,7 @@
 #include "func/ops/memory_operands.h"
 #include "func/ops/memory_ops.h"
 #include "func/ops/memory_space.h"
+#include "func/ops/store_footprint.h"
 #include "func/warp.h"
 
 namespace lockstep::func::memory {
@@ -263,6 +264,17 @@ std::optional<ExecInst> bind_st(const ir::Instruction& inst, BindContext& ctx) {
 }
 
 }  // namespace
+
+uint32_t plain_store_bytes(Handler fn) {
+  if (fn == nullptr) return 0;
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+    for (const uint32_t n : {1u, 2u, 4u}) {
+      if (fn == store_handler(Space::Global, bytes, n) || fn == store_handler(Space::Generic, bytes, n))
+        return bytes * n;
+    }
+  }
+  return 0;
+}
 
 void register_load_store_ops(OpTable& table) {
   table.add("ld", bind_ld);
