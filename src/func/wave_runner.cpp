@@ -187,10 +187,16 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   }
 
   bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
-  for (const Slot* s : occupied_) quiet &= !s->exited;
-  if (!quiet) {
+  bool exited = false;
+  for (const Slot* s : occupied_) exited |= s->exited;
+  if (exited) {
+    busy_states_.clear();
+    busy_instructions_ = 0;
+  }
+  if (!quiet || exited) {
     quiet_states_.clear();
     quiet_instructions_ = 0;
+    if (!exited) watch_busy(sum_of(&RunCounters::warp_instructions) - instructions_before, counters);
     return;
   }
   quiet_instructions_ += sum_of(&RunCounters::warp_instructions) - instructions_before;
@@ -199,6 +205,26 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   if (!quiet_states_.insert(fingerprint()).second) {
     take_counts(counters);
     report_stuck();
+  }
+}
+
+void WaveRunner::watch_busy(uint64_t instructions, RunCounters& counters) {
+  busy_instructions_ += instructions;
+  if (busy_instructions_ < options_.busy_hash_interval) return;
+  busy_instructions_ = 0;
+  StateHasher h;
+  h.add(fingerprint());
+  if (launch_.memory == nullptr || !h.add_memory(launch_.memory->memory(), options_.busy_memory_limit)) return;
+  if (!busy_states_.insert(h.value()).second) {
+    take_counts(counters);
+    std::vector<StuckBlock> blocks;
+    for (const Slot* s : occupied_) blocks.push_back({&s->cta, &s->runner->warps()});
+    size_t located = 0;
+    LaunchFault f = stuck_report(
+        "no thread block of the launch can make progress: the resident blocks returned to an earlier state, "
+        "device memory included (a spin that never ends, such as a lock whose holder never runs again)",
+        blocks, &located);
+    fail(*occupied_[located], std::move(f));
   }
 }
 

@@ -53,6 +53,12 @@ struct WaveRunOptions {
   // The same when one block is left: only how often the deadlock check looks.
   uint64_t alone_epoch_instructions = 1u << 20;
   uint64_t hash_interval = 1u << 20;  // quiet warp instructions between two state hashes
+  // Epochs that wrote global memory but finished no block: after every `busy_hash_interval`
+  // warp instructions of such a run, the state is hashed with every byte of device memory (when
+  // no more than `busy_memory_limit` bytes are allocated); a repeat is a spin that only looks
+  // busy (atomics that change nothing, as the intra-warp lock under ipdom-stack runs).
+  uint64_t busy_hash_interval = 1u << 22;
+  uint64_t busy_memory_limit = uint64_t{256} << 20;
 };
 
 // A fault in one block; `cta` is the state of the block it happened in.
@@ -83,6 +89,8 @@ class WaveRunner {
   void take_counts(RunCounters& counters);
   uint64_t sum_of(uint64_t RunCounters::*field) const;  // over the resident blocks
   uint64_t fingerprint() const;
+  // Not quiet, but no block exited: the busy watchdog (WaveRunOptions::busy_hash_interval).
+  void watch_busy(uint64_t instructions, RunCounters& counters);
   [[noreturn]] void report_stuck();
   [[noreturn]] void fail(Slot& slot, LaunchFault fault);
 
@@ -104,6 +112,8 @@ class WaveRunner {
   // The deadlock check: hashes of the states seen in the current run of quiet epochs.
   std::unordered_set<uint64_t> quiet_states_;
   uint64_t quiet_instructions_ = 0;  // since the last hash
+  std::unordered_set<uint64_t> busy_states_;
+  uint64_t busy_instructions_ = 0;   // since the last busy hash
 };
 
 }  // namespace lockstep::func

@@ -18,6 +18,7 @@ void branch_h(const ExecInst& in, Warp& w) {
   const LaneMask taken = w.exec;
   if (taken == w.active) {
     w.pc = in.target;
+    if (in.target <= in.pc) w.divergence->backward_branch(w);
   } else if (taken == 0) {
     w.pc = in.pc + 1;
   } else {
@@ -109,7 +110,7 @@ void indirect_call_h(const ExecInst& in, Warp& w) {
     if (target[l] == address) group |= LaneMask{1} << l;
   });
   if (const LaneMask later = w.exec & ~group; later != 0) {
-    w.divergence->branch(w, later, in.pc, in.pc + 1, in.pc + 1);
+    w.divergence->set_aside(w, later, in.pc);
     w.exec = group;
   }
   const uint64_t rel = address - k.function_base;
@@ -171,7 +172,7 @@ void enter_function(const ExecInst& in, Warp& w, uint32_t callee_index) {
   // A guarded call splits the path: the callers run first (the fall-through path of this
   // split), the others wait at the next instruction, where both meet again.
   if (w.exec != w.active) {
-    w.divergence->branch(w, w.active & ~w.exec, in.pc + 1, in.pc + 1, in.pc + 1);
+    w.divergence->set_aside(w, w.active & ~w.exec, in.pc + 1);
   }
   w.divergence->call(w, callee.entry, in.pc + 1);
 }
