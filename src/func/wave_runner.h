@@ -57,8 +57,8 @@ struct WaveRunOptions {
   // warp instructions of such a run, the state is hashed with every byte of device memory (when
   // no more than `busy_memory_limit` bytes are allocated); a repeat is a spin that only looks
   // busy (atomics that change nothing, as the intra-warp lock under ipdom-stack runs).
-  uint64_t busy_hash_interval = 1u << 22;
-  uint64_t busy_memory_limit = uint64_t{256} << 20;
+  uint64_t busy_hash_interval = 1u << 20;
+  uint64_t busy_memory_limit = uint64_t{64} << 20;
 };
 
 // A fault in one block; `cta` is the state of the block it happened in.

@@ -18,7 +18,7 @@ namespace lockstep::sim {
 struct WatchdogOptions {
   uint64_t first_interval = uint64_t{1} << 16;  // cycles without a finished block before the first hash
   uint64_t max_interval = uint64_t{1} << 22;    // the interval doubles after each hash, up to this
-  uint64_t memory_limit = uint64_t{256} << 20;  // more device memory than this: not watched
+  uint64_t memory_limit = uint64_t{64} << 20;  // more device memory than this: not watched
 };
 
 class LaunchWatchdog {

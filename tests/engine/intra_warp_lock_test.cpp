@@ -15,13 +15,16 @@
 namespace lockstep {
 namespace {
 
-EngineOptions lock_options(const std::string& divergence, bool timing) {
+// `yield_after` 0: the preset's (64).
+EngineOptions lock_options(const std::string& divergence, bool timing, uint32_t yield_after) {
   EngineOptions options;
   options.divergence = divergence;
-  if (timing) {
-    options.timing = std::make_shared<const config::GpuConfig>(
-        config::load_gpu_config("h100", {"sm.divergence=" + divergence}));
+  std::vector<std::string> overrides = {"sm.divergence=" + divergence};
+  if (yield_after != 0) {
+    options.yield_after = yield_after;
+    overrides.push_back("sm.yield_after=" + std::to_string(yield_after));
   }
+  if (timing) options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config("h100", overrides));
   return options;
 }
 
@@ -38,13 +41,17 @@ struct LockCase {
   bool timing;
   Dim3 grid;
   Dim3 block;
+  // Every hand-over of the lock inside a warp waits for the losers' yield: yield_after spins,
+  // each an atomic's round trip to L2 in timing mode. The many-warp timing case yields sooner to
+  // keep the test short (288 hand-overs); the others run the preset's 64.
+  uint32_t yield_after = 0;
 };
 
 class IntraWarpLock : public ::testing::TestWithParam<LockCase> {};
 
 TEST_P(IntraWarpLock, CompletesUnderBranchBarriers) {
   const LockCase c = GetParam();
-  Engine engine(lock_options("branch-barrier", c.timing));
+  Engine engine(lock_options("branch-barrier", c.timing, c.yield_after));
   std::vector<int> counter;
   const LaunchResult r = run_lock(engine, c.grid, c.block, &counter);
   ASSERT_FALSE(r.fault.has_value()) << r.fault->message;
@@ -53,7 +60,7 @@ TEST_P(IntraWarpLock, CompletesUnderBranchBarriers) {
 
 TEST_P(IntraWarpLock, IsReportedAsADeadlockUnderTheSimtStack) {
   const LockCase c = GetParam();
-  Engine engine(lock_options("ipdom-stack", c.timing));
+  Engine engine(lock_options("ipdom-stack", c.timing, c.yield_after));
   std::vector<int> counter;
   const LaunchResult r = run_lock(engine, c.grid, c.block, &counter);
   ASSERT_TRUE(r.fault.has_value());
@@ -77,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, IntraWarpLock,
                          ::testing::Values(LockCase{false, {1, 1, 1}, {32, 1, 1}},
                                            LockCase{false, {3, 1, 1}, {96, 1, 1}},
                                            LockCase{true, {1, 1, 1}, {32, 1, 1}},
-                                           LockCase{true, {3, 1, 1}, {96, 1, 1}}),
+                                           LockCase{true, {3, 1, 1}, {96, 1, 1}, 4}),
                          lock_case_name);
 
 TEST(IntraWarpLock, BadUnitNameNamesTheKeyAndTheChoices) {

@@ -53,6 +53,13 @@ class LockWarp {
     hook();
   }
 
+  // The running group moves to `pc` (straight-line code in between).
+  void set_pc(ir::Pc pc) {
+    w_.pc = pc;
+    hook();
+  }
+  bool converge(LaneMask lanes) { return unit_->converge(w_, lanes); }
+
   std::vector<std::string> state() const { return unit_->describe(); }
   const Warp& warp() const { return w_; }
 
@@ -115,6 +122,26 @@ TEST(BranchBarrier, IntraWarpLockFollowsFigure3_11) {
   EXPECT_EQ(lock.warp().pc, kC);
   lock.run_critical_section_and_exit();
   EXPECT_EQ(lock.warp().active, 0u);
+}
+
+// A CTA barrier counts warps, so a warp arrives once with every live thread: a group that gets
+// there while a yield keeps the others in the loop waits for them at the barrier instruction.
+TEST(BranchBarrier, CtaBarrierGathersTheWarp) {
+  LockWarp lock(2);
+  lock.run_loop(0b0001);
+  lock.run_loop(0);
+  lock.run_loop(0);  // threads 1-3 yield; thread 0 passes the lock barrier
+  EXPECT_EQ(lock.state()[0], "running 1000");
+  lock.set_pc(7);  // thread 0 reaches a bar.sync at PC 7
+  EXPECT_FALSE(lock.converge(0xf));
+  EXPECT_EQ(lock.state(), (Lines{"running 0111", "barrier at pc 5 participation 0111 arrived 0000",
+                                 "barrier at pc 7 (CTA barrier) participation 1111 arrived 1000",
+                                 "threads blocked@7 running running running"}));
+  EXPECT_EQ(lock.warp().pc, kLoop);
+  lock.set_pc(7);  // threads 1-3 get there too (past C, whose barrier they leave behind)
+  EXPECT_EQ(lock.state(), (Lines{"running 1111", "barrier at pc 5 participation 0111 arrived 0000",
+                                 "threads running running running running"}));
+  EXPECT_TRUE(lock.converge(0xf));
 }
 
 TEST(BranchBarrier, NoYieldWhileAloneInTheWarp) {

@@ -33,11 +33,17 @@ namespace {
 
 enum class ThreadState : uint8_t { Ready, Blocked, Yielded, Exited };
 
+// Convergence: added at a divergent branch, released when every participant arrived, exited
+// or yielded. The others are strict (yielded threads hold them up too): a function's exit, and
+// a CTA barrier instruction that the warp must reach with all its threads (converge()).
+enum class BarrierKind : uint8_t { Convergence, FunctionExit, CtaBarrier };
+
 struct Barrier {
   ir::Pc wait_pc;
   LaneMask participation;
   LaneMask arrived = 0;
-  bool strict = false;  // a function's exit: yielded threads hold it up too
+  BarrierKind kind = BarrierKind::Convergence;
+  bool strict() const { return kind != BarrierKind::Convergence; }
 };
 
 struct Context {
@@ -89,14 +95,35 @@ class BranchBarrier final : public DivergenceUnit {
   }
 
   void backward_branch(Warp& w) override {
+    // Counted only while other threads wait: a group alone in the warp has no one to yield to,
+    // and its state (which the deadlock detectors hash through describe()) stays the same.
+    if ((context().lanes & ~running_) == 0) return;
     if (++backward_ < yield_after_) return;
-    const LaneMask others = context().lanes & ~running_;
-    if (others == 0) return;
     capture(w);
     for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Yielded; });
     ++yields_;
     running_ = 0;
     pick(w, false);
+  }
+
+  bool converge(Warp& w, LaneMask lanes) override {
+    const LaneMask members = lanes & context().lanes;
+    if ((members & ~running_) == 0) return true;
+    // A strict barrier at this instruction for `members`: the running group arrives and waits,
+    // the others arrive when they get here (sync() points reconverge_at at it).
+    capture(w);
+    Barrier* b = nullptr;
+    for (Barrier& x : context().barriers)
+      if (x.kind == BarrierKind::CtaBarrier && x.wait_pc == w.pc && x.participation == members) b = &x;
+    if (b == nullptr) {
+      context().barriers.push_back({w.pc, members, 0, BarrierKind::CtaBarrier});
+      b = &context().barriers.back();
+    }
+    b->arrived |= running_;
+    for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Blocked; });
+    running_ = 0;
+    pick(w, true);
+    return false;
   }
 
   void reconverge(Warp& w) override {
@@ -109,7 +136,7 @@ class BranchBarrier final : public DivergenceUnit {
     capture(w);
     Context c{running_, return_pc, {}};
     const ir::Function& f = w.launch->kernel->program->functions[w.function];
-    c.barriers.push_back({f.exit, running_, 0, true});
+    c.barriers.push_back({f.exit, running_, 0, BarrierKind::FunctionExit});
     contexts_.push_back(std::move(c));
     set_pc(running_, entry);
     backward_ = 0;
@@ -161,10 +188,15 @@ class BranchBarrier final : public DivergenceUnit {
   std::vector<std::string> describe() const override {
     std::vector<std::string> lines;
     lines.push_back("running " + bits(running_));
+    // Part of the state: a spin that is about to yield is not the same as one that just began.
+    if (backward_ != 0) lines.push_back(fmt::format("backward branches {} of {}", backward_, yield_after_));
     const Context& c = contexts_.back();
     for (const Barrier& b : c.barriers) {
-      lines.push_back(fmt::format("barrier at pc {}{} participation {} arrived {}", b.wait_pc,
-                                  b.strict ? " (function exit)" : "", bits(b.participation), bits(b.arrived)));
+      const char* kind = b.kind == BarrierKind::FunctionExit ? " (function exit)"
+                         : b.kind == BarrierKind::CtaBarrier ? " (CTA barrier)"
+                                                             : "";
+      lines.push_back(fmt::format("barrier at pc {}{} participation {} arrived {}", b.wait_pc, kind,
+                                  bits(b.participation), bits(b.arrived)));
     }
     std::string threads = "threads";
     for (uint32_t l = 0; l < width_; ++l) {
@@ -218,11 +250,19 @@ class BranchBarrier final : public DivergenceUnit {
 
   // ADD: a loop's branch runs again and again for the same reconvergence point; the barrier
   // added the first time (which the group still participates in) serves every iteration, as
-  // the BSSY before the loop does in the seed's code 3-2.
+  // the BSSY before the loop does in the seed's code 3-2. A barrier for the same point that no
+  // thread has arrived at yet (left behind by threads a yield or a CTA barrier took past it)
+  // takes the group in, so barriers never pile up in a loop.
   void add_barrier(ir::Pc wait_pc, LaneMask group) {
-    for (const Barrier& b : context().barriers)
-      if (!b.strict && b.wait_pc == wait_pc && (b.participation & group) == group) return;
-    context().barriers.push_back({wait_pc, group, 0, false});
+    for (Barrier& b : context().barriers) {
+      if (b.strict() || b.wait_pc != wait_pc) continue;
+      if ((b.participation & group) == group) return;
+      if (b.arrived == 0) {
+        b.participation |= group;
+        return;
+      }
+    }
+    context().barriers.push_back({wait_pc, group, 0, BarrierKind::Convergence});
   }
 
   // Ready threads at the WAIT of their innermost barrier arrive there; barriers whose every
@@ -247,7 +287,7 @@ class BranchBarrier final : public DivergenceUnit {
       const LaneMask yielded = mask_of(ThreadState::Yielded);
       for (size_t i = c.barriers.size(); i-- > 0;) {
         Barrier& b = c.barriers[i];
-        const LaneMask holders = b.participation & ~b.arrived & (b.strict ? ~LaneMask{0} : ~yielded);
+        const LaneMask holders = b.participation & ~b.arrived & (b.strict() ? ~LaneMask{0} : ~yielded);
         if (holders != 0 || b.arrived == 0) continue;
         release(b);
         changed = true;

@@ -41,6 +41,12 @@ class DivergenceUnit {
   // The whole current path jumped back (target PC <= branch PC); warp.pc is the target. Units
   // that yield count these (seed 001 §3.3.3); the stack ignores them.
   virtual void backward_branch(Warp&) {}
+  // The current path is at an instruction (warp.pc) that `lanes` of the warp must run together
+  // (a CTA barrier: the block's barrier counts warps, so a warp arrives once, with all its
+  // threads). True: run it now. False: the unit parked the path there to wait for the other
+  // lanes and chose another path (warp.pc moved); the instruction runs again when they meet.
+  // The stack keeps a warp's lanes together at such points by itself and always says true.
+  virtual bool converge(Warp&, LaneMask) { return true; }
   // For deadlock reports: one line per pending path.
   virtual std::vector<std::string> describe() const = 0;
   // Entries the unit holds now (the timing model charges pushes and pops by its changes).

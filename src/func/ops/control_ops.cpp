@@ -251,8 +251,14 @@ std::optional<ExecInst> bind_call(const ir::Instruction& inst, BindContext& ctx)
 // aux: 1 = wait (sync), 0 = arrive; width: reduction kind
 template <bool kWait, BarrierReduction kRed>
 void barrier_h(const ExecInst& in, Warp& w) {
+  if (w.exec == 0) {
+    w.pc = in.pc + 1;
+    return;
+  }
+  // Under independent thread scheduling the warp's threads may be apart (a yield split them);
+  // the warp arrives once, with every live thread.
+  if (!w.divergence->converge(w, w.live)) return;
   w.pc = in.pc + 1;
-  if (w.exec == 0) return;
   const uint32_t lane = static_cast<uint32_t>(std::countr_zero(w.exec));
   const uint32_t id = static_cast<uint32_t>(w.r(in.s[0])[lane]);
   uint32_t expected = 0;
