@@ -211,6 +211,8 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   sm.max_threads_per_block = u32(v, "sm.max_threads_per_block");
   sm.schedulers = u32(v, "sm.schedulers");
   sm.issue_width = u32(v, "sm.issue_width");
+  sm.divergence = v.get_string("sm.divergence");
+  sm.yield_after = u32(v, "sm.yield_after");
   check_consistency(sm);
 
   g.pipeline.integer = unit(v, "int");

@@ -110,6 +110,19 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.timing && options.timing->sm.warp_size != w)
     throw std::invalid_argument(fmt::format("warp_size {} differs from the timing model's sm.warp_size {}", w,
                                             options.timing->sm.warp_size));
+  // Timing mode: the preset's sm.divergence rules, so that the two modes run the same unit.
+  if (options.timing && !options.timing->sm.divergence.empty()) {
+    options.divergence = options.timing->sm.divergence;
+    options.yield_after = options.timing->sm.yield_after;
+  }
+  const std::vector<std::string>& units = func::divergence_unit_names();
+  if (std::find(units.begin(), units.end(), options.divergence) == units.end()) {
+    std::string known;
+    for (const std::string& u : units) known += (known.empty() ? "" : ", ") + u;
+    throw std::invalid_argument(fmt::format("bad divergence unit '{}' (sm.divergence): expected one of {}",
+                                            options.divergence, known));
+  }
+  if (options.yield_after == 0) throw std::invalid_argument("sm.yield_after must be at least 1");
   impl_->options = options;
   impl_->memory.set_strict_bounds(options.memcheck);
 }
@@ -476,6 +489,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   func::RunOptions run_options;
   run_options.warp_size = options.warp_size;
   run_options.time_slice = options.time_slice;
+  run_options.divergence = {options.divergence, options.yield_after};
   run_options.envreg = launch_options.envreg;
   func::TraceHook hook;
   if (trace) {

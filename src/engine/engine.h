@@ -57,6 +57,12 @@ struct EngineOptions {
   // a little past an allocation's end, into memory a GPU maps there too, does not
   // (func/device_memory.h).
   bool memcheck = false;
+  // sm.divergence: how a warp runs divergent control flow, in both modes (timing mode takes
+  // it, and yield_after, from `timing` when that sets them) ("branch-barrier":
+  // independent thread scheduling, as on cc 7.0 and later; "ipdom-stack": the SIMT stack).
+  std::string divergence = "branch-barrier";
+  // sm.yield_after: backward branches in a row before a branch-barrier thread group yields.
+  uint32_t yield_after = 64;
 };
 
 // One executed instruction, for traces (off unless a hook is set).

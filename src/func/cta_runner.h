@@ -20,7 +20,7 @@ namespace lockstep::func {
 struct RunOptions {
   uint32_t warp_size = 32;
   uint32_t time_slice = 4096;
-  std::string divergence = "ipdom-stack";
+  DivergenceOptions divergence;  // sm.divergence: how a warp handles divergent control flow
   std::array<uint32_t, 32> envreg{};  // %envreg0..31 (CUDA gives 0 outside cooperative launches)
   uint32_t sm_id = 0;     // %smid: the SM the block runs on (the timing model places blocks)
   uint32_t sm_count = 1;  // %nsmid

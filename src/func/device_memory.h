@@ -70,6 +70,8 @@ class DeviceMemory {
   void set_strict_bounds(bool strict) { strict_bounds_ = strict; }
   bool strict_bounds() const { return strict_bounds_; }
   uint64_t bytes_allocated() const { return bytes_allocated_; }
+  // Every allocation by base (the deadlock detectors hash their bytes).
+  const std::map<uint64_t, Allocation>& allocations() const { return allocations_; }
 
  private:
   // A new allocation of `size` bytes at `base`, `mapped` bytes of zeros behind it.

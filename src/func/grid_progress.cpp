@@ -49,6 +49,15 @@ void StateHasher::add_warp(const Warp& w, const BoundKernel& kernel) {
   add_bytes(w.local_memory.data(), w.local_memory.size());
 }
 
+bool StateHasher::add_memory(const DeviceMemory& memory, uint64_t limit) {
+  if (memory.bytes_allocated() > limit) return false;
+  for (const auto& [base, a] : memory.allocations()) {
+    add(base);
+    add_bytes(a.data(), a.mapped != 0 ? a.mapped : a.size);
+  }
+  return true;
+}
+
 void StateHasher::add_cta(const CtaState& cta) {
   add(cta.live_warps);
   for (const BarrierState& b : cta.barriers.state()) {
@@ -60,6 +69,19 @@ void StateHasher::add_cta(const CtaState& cta) {
   }
   add_bytes(cta.shared.data(), cta.shared.size());
 }
+
+namespace {
+
+// What else the warp's divergence unit holds (paths waiting to reconverge, threads blocked or
+// yielded): the lanes the running path keeps waiting.
+std::string waiting_paths(const Warp& w) {
+  if (w.divergence == nullptr || w.divergence->depth() <= 1) return {};
+  std::string s = "; divergence:";
+  for (const std::string& line : w.divergence->describe()) s += " [" + line + "]";
+  return s;
+}
+
+}  // namespace
 
 LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located) {
   constexpr size_t kMaxReportedWarps = 16;
@@ -84,8 +106,8 @@ LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& bloc
       f.warp_states.push_back(
           at_barrier ? fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} waiting at barrier {}", id[0], id[1],
                                    id[2], w.warp_id, pc, w.active, w.barrier_id)
-                     : fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} running", id[0], id[1], id[2],
-                                   w.warp_id, pc, w.active));
+                     : fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} running{}", id[0], id[1], id[2],
+                                   w.warp_id, pc, w.active, waiting_paths(w)));
     }
   }
   if (stuck > kMaxReportedWarps)

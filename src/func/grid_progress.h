@@ -33,6 +33,10 @@ class StateHasher {
   void add_warp(const Warp& w, const BoundKernel& kernel);
   // The CTA-wide part: barrier counters and shared memory.
   void add_cta(const CtaState& cta);
+  // Every byte of device memory, when no more than `limit` bytes are allocated (returns false,
+  // adding nothing, otherwise): for launches that write memory but may still spin forever
+  // (a lock whose holder never runs again rewrites nothing but keeps running atomics).
+  bool add_memory(const DeviceMemory& memory, uint64_t limit);
   uint64_t value() const { return value_; }
 
  private:

@@ -190,10 +190,17 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   commit(counters);
 
   bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
-  for (const Slot* s : occupied_) quiet &= !s->exited;
-  if (!quiet) {
+  bool exited = false;
+  for (const Slot* s : occupied_) exited |= s->exited;
+  if (exited) {
+    busy_states_.clear();
+    busy_instructions_ = 0;
+    busy_interval_ = options_.busy_hash_interval;
+  }
+  if (!quiet || exited) {
     quiet_states_.clear();
     quiet_instructions_ = 0;
+    if (!exited) watch_busy(sum_of(&RunCounters::warp_instructions) - instructions_before, counters);
     return;
   }
   quiet_instructions_ += sum_of(&RunCounters::warp_instructions) - instructions_before;
@@ -231,6 +238,28 @@ void WaveRunner::commit(RunCounters& counters) {
       take_counts(counters);
       fail(*s, std::move(f));
     }
+  }
+}
+
+void WaveRunner::watch_busy(uint64_t instructions, RunCounters& counters) {
+  busy_instructions_ += instructions;
+  if (busy_interval_ == 0) busy_interval_ = options_.busy_hash_interval;
+  if (busy_instructions_ < busy_interval_) return;
+  busy_instructions_ = 0;
+  busy_interval_ = std::min(busy_interval_ * 2, options_.busy_hash_interval * 64);
+  StateHasher h;
+  h.add(fingerprint());
+  if (launch_.memory == nullptr || !h.add_memory(launch_.memory->memory(), options_.busy_memory_limit)) return;
+  if (!busy_states_.insert(h.value()).second) {
+    take_counts(counters);
+    std::vector<StuckBlock> blocks;
+    for (const Slot* s : occupied_) blocks.push_back({&s->cta, &s->runner->warps()});
+    size_t located = 0;
+    LaunchFault f = stuck_report(
+        "no thread block of the launch can make progress: the resident blocks returned to an earlier state, "
+        "device memory included (a spin that never ends, such as a lock whose holder never runs again)",
+        blocks, &located);
+    fail(*occupied_[located], std::move(f));
   }
 }
 

@@ -59,6 +59,12 @@ struct WaveRunOptions {
   // commit side by side (func/commit_plan.h), the rest in serial order. Off: all in serial
   // order. The results are the same; off is there to compare the two.
   bool parallel_commit = true;
+  // Epochs that wrote global memory but finished no block: after every `busy_hash_interval`
+  // warp instructions of such a run, the state is hashed with every byte of device memory (when
+  // no more than `busy_memory_limit` bytes are allocated); a repeat is a spin that only looks
+  // busy (atomics that change nothing, as the intra-warp lock under ipdom-stack runs).
+  uint64_t busy_hash_interval = 1u << 20;
+  uint64_t busy_memory_limit = uint64_t{64} << 20;
 };
 
 // A fault in one block; `cta` is the state of the block it happened in.
@@ -92,6 +98,8 @@ class WaveRunner {
   void take_counts(RunCounters& counters);
   uint64_t sum_of(uint64_t RunCounters::*field) const;  // over the resident blocks
   uint64_t fingerprint() const;
+  // Not quiet, but no block exited: the busy watchdog (WaveRunOptions::busy_hash_interval).
+  void watch_busy(uint64_t instructions, RunCounters& counters);
   [[noreturn]] void report_stuck();
   [[noreturn]] void fail(Slot& slot, LaunchFault fault);
 
@@ -121,6 +129,12 @@ class WaveRunner {
   // The deadlock check: hashes of the states seen in the current run of quiet epochs.
   std::unordered_set<uint64_t> quiet_states_;
   uint64_t quiet_instructions_ = 0;  // since the last hash
+  std::unordered_set<uint64_t> busy_states_;
+  uint64_t busy_instructions_ = 0;   // since the last busy hash
+  // The busy hash's interval: busy_hash_interval, doubled after every hash that found no repeat
+  // (up to 64 times), so that a long block that writes memory all the time pays a vanishing
+  // share for the check; a block exiting starts it again.
+  uint64_t busy_interval_ = 0;
 };
 
 }  // namespace lockstep::func

@@ -67,6 +67,8 @@ namespace {
 EngineOptions engine_options(const RuntimeOptions& o) {
   EngineOptions e;
   e.warp_size = o.warp_size;
+  e.divergence = o.gpu.sm.divergence;
+  e.yield_after = o.gpu.sm.yield_after;
   if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
   e.sim_threads = o.threads;
   e.memcheck = o.memcheck;

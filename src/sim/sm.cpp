@@ -607,6 +607,20 @@ void Sm::fail(uint32_t cta_slot, func::LaunchFault fault) const {
   throw f;
 }
 
+void Sm::hash_state(func::StateHasher& h) const {
+  for (const CtaSlot& c : ctas_) {
+    if (!c.busy) continue;
+    h.add(c.cta.linear_id);
+    h.add_cta(c.cta);
+    for (const func::Warp& w : c.runner->warps()) h.add_warp(w, *ctx_.kernel);
+  }
+}
+
+void Sm::stuck_blocks(std::vector<func::StuckBlock>& out) const {
+  for (const CtaSlot& c : ctas_)
+    if (c.busy) out.push_back({&c.cta, &c.runner->warps()});
+}
+
 void Sm::add_stats(KernelTiming& total) const {
   total.warp_instructions += stats_.warp_instructions;
   total.thread_instructions += stats_.thread_instructions;

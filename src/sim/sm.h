@@ -28,6 +28,7 @@
 #include "config/gpu_config.h"
 #include "func/bound_kernel.h"
 #include "func/cta_runner.h"
+#include "func/grid_progress.h"
 #include "func/warp.h"
 #include "sim/execution_unit.h"
 #include "sim/instruction_buffer.h"
@@ -105,6 +106,10 @@ class Sm {
   // Charges the cycles from when the SM went idle up to (not including) `cycle` as scheduler
   // cycles with no warp. No-op while the SM is not idle.
   void charge_idle_until(uint64_t cycle);
+  // For the deadlock watchdog (launch_watchdog.h): the functional state of every resident
+  // block, and those blocks as a deadlock report lists them.
+  void hash_state(func::StateHasher& h) const;
+  void stuck_blocks(std::vector<func::StuckBlock>& out) const;
   // Adds this SM's figures to `total` (counts only; the launch fills the rest).
   void add_stats(KernelTiming& total) const;
 

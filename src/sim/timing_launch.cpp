@@ -8,6 +8,7 @@
 #include "func/shared_layout.h"
 #include "sim/cta_scheduler.h"
 #include "sim/instruction_timing.h"
+#include "sim/launch_watchdog.h"
 #include "sim/memory_config.h"
 #include "sim/memory_figures.h"
 #include "sim/occupancy.h"
@@ -38,7 +39,9 @@ class Driver {
         wake_(sms.size(), 0),
         last_step_(sms.size(), 0),
         memory_(launch.memory),
-        memory_clock_(launch.memory_clock) {
+        memory_clock_(launch.memory_clock),
+        watchdog_(launch.launch != nullptr && launch.launch->memory != nullptr ? &launch.launch->memory->memory()
+                                                                               : nullptr) {
     stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
     if (stepper_.threads() > 1)
@@ -91,6 +94,7 @@ class Driver {
         if (!stepper_.changed(s) && !sm.idle()) wake_[s] = std::max(wake_[s], sm.next_change(now));
       }
       if (blocks_.done()) return now;
+      watchdog_.check(now, done_, sms_);
       if (changed || memory_moved) {
         ++now;
         continue;
@@ -170,6 +174,7 @@ class Driver {
   std::vector<uint64_t> last_step_;  // per SM: the last cycle it stepped (or was charged for)
   mem::MemorySystem* memory_;
   uint64_t memory_clock_;
+  LaunchWatchdog watchdog_;
   mem::ParallelFor parallel_;  // the memory partitions on the stepping threads; empty: one thread
 };
 

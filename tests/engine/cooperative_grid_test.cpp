@@ -244,7 +244,11 @@ DONE:
 )";
 
 TEST(CooperativeGrid, SpinThatNobodyReleasesIsADeadlock) {
-  Engine engine;
+  // The SIMT stack: thread 0 spins on top of the stack while its warp's other lanes wait at the
+  // reconvergence point (under branch-barrier it would yield to them after sm.yield_after spins).
+  EngineOptions options;
+  options.divergence = "ipdom-stack";
+  Engine engine(options);
   const ModuleId m = engine.load_ptx(std::string(kHeader) + kWaitForever, "wait_flag.ptx");
   test::DeviceBuffer<uint32_t> flag(engine, std::vector<uint32_t>{0});
   const LaunchResult r = engine.launch(m, "wait_flag", {2, 1, 1}, {64, 1, 1}, 0, {flag.arg()}, cooperative());
@@ -254,7 +258,8 @@ TEST(CooperativeGrid, SpinThatNobodyReleasesIsADeadlock) {
             "deadlock in kernel 'wait_flag', block (1,0,0), thread (0,0,0), pc 8 (wait_flag.ptx:19): no thread "
             "block of the cooperative launch can make progress: a round of every block wrote no global memory and "
             "returned the grid to an earlier state\n"
-            "  block (1,0,0) warp 0: pc 8 active 0x1 running\n"
+            "  block (1,0,0) warp 0: pc 8 active 0x1 running; divergence: [pc 7 reconverge 10 mask 0x1] "
+            "[pc 10 reconverge 10 mask 0xfffffffe] [pc 10 reconverge - mask 0xffffffff]\n"
             "  block (1,0,0) warp 1: pc 10 active 0xffffffff waiting at barrier 0");
   // Round 2 retires block 0; block 1's spinning warp then ends each turn at the spin's load,
   // so its state repeats within a few rounds.

@@ -70,9 +70,11 @@ std::string mask_string(uint64_t mask, uint32_t lanes) {
   return s;
 }
 
-TEST(SeedDivergence, NestedBranchesFollowFigure3_5) {
+// The block/mask sequence a 4-lane warp runs the figure's code in, under `divergence`.
+std::vector<std::string> nested_trace(const std::string& divergence) {
   EngineOptions options;
   options.warp_size = 4;
+  options.divergence = divergence;
   Engine engine(options);
   const ModuleId m = engine.load_ptx(kNestedDivergence, "nested.ptx");
   const KernelInfo info = engine.kernel_info(m, "nested");
@@ -95,11 +97,24 @@ TEST(SeedDivergence, NestedBranchesFollowFigure3_5) {
   test::DeviceBuffer<uint32_t> out(engine, 4);
   test::launch_ok(engine, m, "nested", {1, 1, 1}, {4, 1, 1},
                   {data1.arg(), data2.arg(), out.arg(), test::arg<uint32_t>(1)});
+  EXPECT_EQ(out.download(), (std::vector<uint32_t>{101, 110, 110, 1000}));
+  return trace;
+}
 
+TEST(SeedDivergence, NestedBranchesFollowFigure3_5) {
   const std::vector<std::string> expected = {"A/1111", "B/1110", "C/1000", "D/0110",
                                              "E/1110", "F/0001", "G/1111"};
-  EXPECT_EQ(trace, expected);
-  EXPECT_EQ(out.download(), (std::vector<uint32_t>{101, 110, 110, 1000}));
+  EXPECT_EQ(nested_trace("ipdom-stack"), expected);
+}
+
+// Seed 001 fig 3-9: the same code under branch barriers. A's branch adds barrier B0 (waited on
+// at G), B's adds B1 (waited on at E). The fall-through side runs first, then the lowest PC:
+// C arrives at B1 and blocks, D (below F) completes B1, E (below F) runs for threads 0-2 and
+// blocks at B0, F completes it. The order matches the stack's for this structured code.
+TEST(SeedDivergence, NestedBranchesUnderBranchBarriersFollowFigure3_9) {
+  const std::vector<std::string> expected = {"A/1111", "B/1110", "C/1000", "D/0110",
+                                             "E/1110", "F/0001", "G/1111"};
+  EXPECT_EQ(nested_trace("branch-barrier"), expected);
 }
 
 }  // namespace

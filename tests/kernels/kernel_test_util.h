@@ -25,11 +25,13 @@ struct KernelCase {
   int sm = 80;
   uint32_t warp_size = 32;
   const char* timing = nullptr;  // a preset name: timing mode on it; null: functional mode
+  const char* divergence = nullptr;  // sm.divergence; null: the default (branch-barrier)
 };
 
 inline void PrintTo(const KernelCase& c, std::ostream* os) {
   *os << "sm_" << c.sm << "/warp" << c.warp_size;
   if (c.timing != nullptr) *os << "/timing-" << c.timing;
+  if (c.divergence != nullptr) *os << "/" << c.divergence;
 }
 
 // Whether a program uses warp-level operations (shfl, vote, match, redux, activemask, wmma).
@@ -52,6 +54,9 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
   const int newest = *std::max_element(archs.begin(), archs.end());
   cases.push_back({newest, 32, "h100"});
   if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, "teaching"});
+  // The default divergence unit is branch-barrier (every case above); the SIMT stack must run
+  // them all too (functional mode: the timing model runs the same func::execute step).
+  cases.push_back({newest, 32, nullptr, "ipdom-stack"});
   return cases;
 }
 
@@ -59,6 +64,8 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
 inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string name = "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
   if (info.param.timing != nullptr) name += std::string("_timing_") + info.param.timing;
+  if (info.param.divergence != nullptr)
+    name += std::string("_") + (std::string(info.param.divergence) == "ipdom-stack" ? "ipdom" : "barrier");
   return name;
 }
 
@@ -69,8 +76,10 @@ class KernelProgramTest : public ::testing::TestWithParam<KernelCase> {
   static EngineOptions options_for(const KernelCase& c) {
     EngineOptions options;
     options.warp_size = c.warp_size;
+    if (c.divergence != nullptr) options.divergence = c.divergence;
     if (c.timing != nullptr) {
       std::vector<std::string> overrides = {"sm.warp_size=" + std::to_string(c.warp_size)};
+      if (c.divergence != nullptr) overrides.push_back(std::string("sm.divergence=") + c.divergence);
       // The teaching SM holds 256 threads; some programs here use blocks of up to 1024.
       if (std::string(c.timing) == "teaching") {
         for (const char* o : {"sm.max_threads=1024", "sm.max_threads_per_block=1024", "sm.registers=32768",

@@ -1,5 +1,6 @@
 // The SIMT stack's push and pop costs (timing.simt_push_cycles, timing.simt_pop_cycles): a
-// divergent branch holds the warp's next issue for the push, a reconvergence for the pop.
+// divergent branch holds the warp's next issue for the push, a reconvergence for the pop. The
+// stack (sm.divergence = ipdom-stack) is what these figures count entries of.
 #include "timing/timing_harness.h"
 
 namespace lockstep::test {
@@ -23,8 +24,8 @@ JOIN:
 
 std::string trace_with(int push, int pop) {
   auto engine = timing_engine(timing_gpu(
-      "teaching", {"icache.miss_latency=1", fmt::format("timing.simt_push_cycles={}", push),
-                   fmt::format("timing.simt_pop_cycles={}", pop)}));
+      "teaching", {"icache.miss_latency=1", "sm.divergence=ipdom-stack",
+                   fmt::format("timing.simt_push_cycles={}", push), fmt::format("timing.simt_pop_cycles={}", pop)}));
   return issue_trace(*engine, divergent(), 1, 8);
 }
 

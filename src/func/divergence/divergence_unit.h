@@ -33,13 +33,38 @@ class DivergenceUnit {
   // `lanes` finish for good (exit); afterwards warp.active may be empty only when the warp
   // has no live lane left.
   virtual void exit_lanes(Warp& warp, LaneMask lanes) = 0;
+  // `lanes` (a subset of warp.active) leave the current path and wait at `at`, where the path
+  // meets them again after the instruction that splits them (a guarded or indirect call: the
+  // lanes left on the path call now). The stack treats it as a branch that reconverges at the
+  // current PC; units with a PC per thread just park the lanes.
+  virtual void set_aside(Warp& warp, LaneMask lanes, ir::Pc at);
+  // The whole current path jumped back (target PC <= branch PC); warp.pc is the target. Units
+  // that yield count these (seed 001 §3.3.3); the stack ignores them.
+  virtual void backward_branch(Warp&) {}
+  // The current path is at an instruction (warp.pc) that `lanes` of the warp must run together
+  // (a CTA barrier: the block's barrier counts warps, so a warp arrives once, with all its
+  // threads). True: run it now. False: the unit parked the path there to wait for the other
+  // lanes and chose another path (warp.pc moved); the instruction runs again when they meet.
+  // The stack keeps a warp's lanes together at such points by itself and always says true.
+  virtual bool converge(Warp&, LaneMask) { return true; }
   // For deadlock reports: one line per pending path.
   virtual std::vector<std::string> describe() const = 0;
   // Entries the unit holds now (the timing model charges pushes and pops by its changes).
   virtual size_t depth() const = 0;
 };
 
-// Known units by name ("ipdom-stack"); throws std::invalid_argument listing the known names.
-std::unique_ptr<DivergenceUnit> make_divergence_unit(const std::string& name);
+// What a unit is built from (sm.divergence and sm.yield_after of the configuration).
+struct DivergenceOptions {
+  std::string name = "branch-barrier";
+  // branch-barrier: backward branches a thread group takes in a row before it yields while
+  // other threads of the warp wait (ready or blocked).
+  uint32_t yield_after = 64;
+};
+
+// The names make_divergence_unit knows, in the order error messages list them.
+const std::vector<std::string>& divergence_unit_names();
+
+// Known units by name; throws std::invalid_argument listing the known names.
+std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options);
 
 }  // namespace lockstep::func

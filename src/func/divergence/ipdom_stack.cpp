@@ -3,10 +3,12 @@
 // taken path, then the fall-through path on top, so the fall-through path runs first; an
 // entry is popped when its PC reaches its reconvergence PC. Calls push a boundary entry so
 // that a recursive activation can never match its caller's reconvergence PCs.
+#include <memory>
 #include <stdexcept>
 
 #include "fmt/format.h"
 #include "func/divergence/divergence_unit.h"
+#include "func/divergence/unit_factories.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
@@ -106,9 +108,6 @@ class IpdomStack final : public DivergenceUnit {
 
 }  // namespace
 
-std::unique_ptr<DivergenceUnit> make_divergence_unit(const std::string& name) {
-  if (name == "ipdom-stack") return std::make_unique<IpdomStack>();
-  throw std::invalid_argument("unknown divergence unit '" + name + "'; known: ipdom-stack");
-}
+std::unique_ptr<DivergenceUnit> make_ipdom_stack() { return std::make_unique<IpdomStack>(); }
 
 }  // namespace lockstep::func

@@ -18,6 +18,7 @@ void branch_h(const ExecInst& in, Warp& w) {
   const LaneMask taken = w.exec;
   if (taken == w.active) {
     w.pc = in.target;
+    if (in.target <= in.pc) w.divergence->backward_branch(w);
   } else if (taken == 0) {
     w.pc = in.pc + 1;
   } else {
@@ -109,7 +110,7 @@ void indirect_call_h(const ExecInst& in, Warp& w) {
     if (target[l] == address) group |= LaneMask{1} << l;
   });
   if (const LaneMask later = w.exec & ~group; later != 0) {
-    w.divergence->branch(w, later, in.pc, in.pc + 1, in.pc + 1);
+    w.divergence->set_aside(w, later, in.pc);
     w.exec = group;
   }
   const uint64_t rel = address - k.function_base;
@@ -171,7 +172,7 @@ void enter_function(const ExecInst& in, Warp& w, uint32_t callee_index) {
   // A guarded call splits the path: the callers run first (the fall-through path of this
   // split), the others wait at the next instruction, where both meet again.
   if (w.exec != w.active) {
-    w.divergence->branch(w, w.active & ~w.exec, in.pc + 1, in.pc + 1, in.pc + 1);
+    w.divergence->set_aside(w, w.active & ~w.exec, in.pc + 1);
   }
   w.divergence->call(w, callee.entry, in.pc + 1);
 }
@@ -250,8 +251,14 @@ std::optional<ExecInst> bind_call(const ir::Instruction& inst, BindContext& ctx)
 // aux: 1 = wait (sync), 0 = arrive; width: reduction kind
 template <bool kWait, BarrierReduction kRed>
 void barrier_h(const ExecInst& in, Warp& w) {
+  if (w.exec == 0) {
+    w.pc = in.pc + 1;
+    return;
+  }
+  // Under independent thread scheduling the warp's threads may be apart (a yield split them);
+  // the warp arrives once, with every live thread.
+  if (!w.divergence->converge(w, w.live)) return;
   w.pc = in.pc + 1;
-  if (w.exec == 0) return;
   const uint32_t lane = static_cast<uint32_t>(std::countr_zero(w.exec));
   const uint32_t id = static_cast<uint32_t>(w.r(in.s[0])[lane]);
   uint32_t expected = 0;

@@ -1,0 +1,27 @@
+// The registry of divergence units: the one place that maps a name (sm.divergence) to a unit.
+#include <stdexcept>
+
+#include "func/divergence/divergence_unit.h"
+#include "func/divergence/unit_factories.h"
+#include "func/warp.h"
+
+namespace lockstep::func {
+
+void DivergenceUnit::set_aside(Warp& warp, LaneMask lanes, ir::Pc at) {
+  branch(warp, lanes, at, warp.pc, warp.pc);
+}
+
+const std::vector<std::string>& divergence_unit_names() {
+  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier"};
+  return names;
+}
+
+std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options) {
+  if (options.name == "ipdom-stack") return make_ipdom_stack();
+  if (options.name == "branch-barrier") return make_branch_barrier(options.yield_after);
+  std::string known;
+  for (const std::string& n : divergence_unit_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown divergence unit '" + options.name + "'; known: " + known);
+}
+
+}  // namespace lockstep::func

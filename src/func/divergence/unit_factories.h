@@ -1,0 +1,13 @@
+#pragma once
+// Constructors of the divergence units, for the registry (divergence_units.cpp) alone.
+#include <cstdint>
+#include <memory>
+
+#include "func/divergence/divergence_unit.h"
+
+namespace lockstep::func {
+
+std::unique_ptr<DivergenceUnit> make_ipdom_stack();
+std::unique_ptr<DivergenceUnit> make_branch_barrier(uint32_t yield_after);
+
+}  // namespace lockstep::func

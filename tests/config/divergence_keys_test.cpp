@@ -1,0 +1,41 @@
+// sm.divergence and sm.yield_after: branch barriers (independent thread scheduling) on the presets
+// of compute capability 7.0 and later, the SIMT stack on Fermi; bad values name the key and the
+// accepted ones (tests/engine/divergence_config_test.cpp checks them against the engine's units).
+#include <gtest/gtest.h>
+
+#include "config/config_error.h"
+#include "config/gpu_config.h"
+#include "config/presets.h"
+
+namespace lockstep::config {
+namespace {
+
+std::string error_of(const std::vector<std::string>& overrides) {
+  try {
+    load_gpu_config("h100", overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(DivergenceKeys, Cc70AndLaterUseBranchBarriers) {
+  for (const std::string& name : preset_names()) {
+    SCOPED_TRACE(name);
+    const GpuConfig g = load_gpu_config(name);
+    EXPECT_EQ(g.sm.divergence, g.gpu.compute_capability >= 70 ? "branch-barrier" : "ipdom-stack");
+    EXPECT_EQ(g.sm.yield_after, 64u);
+  }
+  EXPECT_EQ(load_gpu_config("fermi").sm.divergence, "ipdom-stack");
+}
+
+TEST(DivergenceKeys, OverridesAreChecked) {
+  EXPECT_EQ(load_gpu_config("h100", {"sm.divergence=ipdom-stack"}).sm.divergence, "ipdom-stack");
+  EXPECT_EQ(load_gpu_config("h100", {"sm.yield_after=8"}).sm.yield_after, 8u);
+  EXPECT_EQ(error_of({"sm.divergence=stack"}),
+            "bad value 'stack' for sm.divergence: expected one of ipdom-stack, branch-barrier");
+  EXPECT_NE(error_of({"sm.yield_after=0"}).find("sm.yield_after"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lockstep::config
