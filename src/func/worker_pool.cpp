@@ -48,7 +48,11 @@ void WorkerPool::work(uint32_t thread) {
   const uint32_t n = static_cast<uint32_t>(shares_.size());
   for (uint32_t k = 0; k < n; ++k) {
     std::atomic<uint64_t>& range = shares_[(thread + k) % n].range;
-    while (true) {
+    // Look before claiming: an exhausted share is only read, so threads passing over the
+    // others' finished shares do not bounce their cache lines between cores.
+    for (uint64_t seen = range.load(std::memory_order_relaxed);
+         static_cast<uint32_t>(seen) < static_cast<uint32_t>(seen >> 32);
+         seen = range.load(std::memory_order_relaxed)) {
       const uint64_t claimed = range.fetch_add(1);
       const uint32_t i = static_cast<uint32_t>(claimed);
       if (i >= static_cast<uint32_t>(claimed >> 32)) break;
