@@ -146,14 +146,11 @@ uint64_t WaveRunner::fingerprint() const {
   return h.value();
 }
 
-void WaveRunner::report_stuck() {
+void WaveRunner::report_stuck(const char* why) {
   std::vector<StuckBlock> blocks;
   for (const Slot* s : occupied_) blocks.push_back({&s->cta, &s->runner->warps()});
   size_t located = 0;
-  LaunchFault f = stuck_report(
-      "no thread block of the launch can make progress: the resident blocks wrote no global memory and "
-      "returned to an earlier state",
-      blocks, &located);
+  LaunchFault f = stuck_report(why, blocks, &located);
   fail(*occupied_[located], std::move(f));
 }
 
@@ -208,7 +205,9 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   quiet_instructions_ = 0;
   if (!quiet_states_.insert(fingerprint()).second) {
     take_counts(counters);
-    report_stuck();
+    report_stuck(
+        "no thread block of the launch can make progress: the resident blocks wrote no global memory and "
+        "returned to an earlier state");
   }
 }
 
@@ -252,14 +251,9 @@ void WaveRunner::watch_busy(uint64_t instructions, RunCounters& counters) {
   if (launch_.memory == nullptr || !h.add_memory(launch_.memory->memory(), options_.busy_memory_limit)) return;
   if (!busy_states_.insert(h.value()).second) {
     take_counts(counters);
-    std::vector<StuckBlock> blocks;
-    for (const Slot* s : occupied_) blocks.push_back({&s->cta, &s->runner->warps()});
-    size_t located = 0;
-    LaunchFault f = stuck_report(
+    report_stuck(
         "no thread block of the launch can make progress: the resident blocks returned to an earlier state, "
-        "device memory included (a spin that never ends, such as a lock whose holder never runs again)",
-        blocks, &located);
-    fail(*occupied_[located], std::move(f));
+        "device memory included (a spin that never ends, such as a lock whose holder never runs again)");
   }
 }
 

@@ -100,7 +100,7 @@ class WaveRunner {
   uint64_t fingerprint() const;
   // Not quiet, but no block exited: the busy watchdog (WaveRunOptions::busy_hash_interval).
   void watch_busy(uint64_t instructions, RunCounters& counters);
-  [[noreturn]] void report_stuck();
+  [[noreturn]] void report_stuck(const char* why);
   [[noreturn]] void fail(Slot& slot, LaunchFault fault);
 
   const BoundKernel& kernel_;
