@@ -259,6 +259,7 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   t.simt_pop_cycles = u32(v, "timing.simt_pop_cycles");
   t.cta_scheduler = v.get_string("timing.cta_scheduler");
   t.block_launch_cycles = u32(v, "timing.block_launch_cycles");
+  t.fold_immediate_moves = v.get_string("timing.immediate_moves") == "fold";
   t.kernel_overlap = v.get_string("timing.kernel_overlap") == "tail";
   return g;
 }

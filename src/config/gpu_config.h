@@ -128,6 +128,7 @@ struct GpuConfig {
     uint32_t simt_push_cycles = 0;   // timing.simt_push_cycles: cost of a SIMT-stack push
     uint32_t simt_pop_cycles = 0;    // timing.simt_pop_cycles: cost of a SIMT-stack pop
     std::string cta_scheduler;       // timing.cta_scheduler: round-robin
+    bool fold_immediate_moves = false;  // timing.immediate_moves: "fold" (true) or "issue"
     uint32_t block_launch_cycles = 0;  // timing.block_launch_cycles: from placement to first fetch
     bool kernel_overlap = false;       // timing.kernel_overlap: "tail" (true) or "serial"
   } timing;

@@ -97,6 +97,9 @@ std::vector<OptionSpec> build_specs() {
                      "the bank of a register: warp-offset (register + the warp's slot) % banks, so warps reading "
                      "the same register use different banks; register: register % banks"));
   s.push_back(integer("timing.writeback_ports", 1, 64, "results written to the register file per scheduler per cycle"));
+  s.push_back(choice("timing.immediate_moves", {"fold", "issue"},
+                     "a mov of a constant into a register of up to 32 bits: fold costs it nothing, as ptxas "
+                     "propagates the constant into its users; issue runs it like any instruction"));
   s.push_back(integer("timing.simt_push_cycles", 0, 1000,
                       "cycles a divergent branch adds for pushing onto the SIMT stack"));
   s.push_back(integer("timing.simt_pop_cycles", 0, 1000, "cycles a reconvergence adds for popping the SIMT stack"));

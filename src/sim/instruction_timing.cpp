@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "func/instruction_effects.h"
+#include "ir/types.h"
 
 namespace lockstep::sim {
 
@@ -25,6 +26,16 @@ bool listed(const std::vector<std::string>& forms, const ir::Instruction& inst) 
     }
   }
   return false;
+}
+
+// mov.{b,u,s,f}{16,32} %r, immediate, unguarded: what ptxas folds into the immediate operands of
+// the instructions that read it (a 64-bit constant takes instructions of its own in SASS).
+bool foldable_move(const ir::Instruction& inst) {
+  if (inst.decoded.opcode != ir::Opcode::Mov || inst.has_guard || inst.operands.size() != 2) return false;
+  const ir::Operand& dst = inst.operands[0];
+  const uint32_t bytes = ir::type_size(dst.reg_type);
+  return dst.kind == ir::Operand::Kind::Reg && bytes >= 2 && bytes <= 4 &&
+         inst.operands[1].kind == ir::Operand::Kind::Imm;
 }
 
 uint32_t latency_of(MemorySpace space, const config::GpuConfig& gpu) {
@@ -167,6 +178,8 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     if (inst.decoded.operation == ir::MemoryOperation::Write) t.access = mem::AccessKind::kWrite;
     if (inst.decoded.operation == ir::MemoryOperation::ReadModifyWrite) t.access = mem::AccessKind::kAtomic;
     t.bypass_l1 = inst.decoded.bypasses_l1;
+    t.folded = gpu.timing.fold_immediate_moves && foldable_move(inst);
+    t.cta_barrier = inst.decoded.opcode == ir::Opcode::Bar || inst.decoded.opcode == ir::Opcode::Barrier;
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);
   }

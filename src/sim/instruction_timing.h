@@ -27,6 +27,13 @@ struct InstTiming {
   // May change launch-wide state (global memory, printf, the device heap;
   // func/instruction_effects.h): it runs at the end of its cycle, in SM order (Sm::commit).
   bool deferred = false;
+  // bar / barrier (CTA and cluster): may release warps of its block that wait at a barrier.
+  bool cta_barrier = false;
+  // A mov of an immediate into a register of at most 32 bits, with timing.immediate_moves =
+  // fold: ptxas propagates the constant into the instructions that read it, so on hardware it
+  // is no instruction at all. It takes no fetch, I-buffer entry, issue slot or unit; the SM
+  // runs it with the instruction before it (Sm::run_folded).
+  bool folded = false;
   InstOperands operands;
 };
 

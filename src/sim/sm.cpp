@@ -67,6 +67,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     part.bank_free.assign(gpu.timing.register_banks, 0);
     part.collector_free.assign(gpu.timing.collector_units, 0);
     part.reasons.assign(per_partition, StallReason::kNoWarp);
+    part.held.assign(per_partition, StallReason::kNotSelected);
   }
   warps_.resize(slots);
   launch_.memory = &memory_;
@@ -129,9 +130,13 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
     ws.cta_slot = static_cast<uint32_t>(free_cta - ctas_.begin());
     ws.warp = &block_warps[i];
     ws.fetch_pc = ws.warp->pc;
+    run_folded(next_free);  // the moves the entry starts with: the warp begins past them
     ws.fetch_ready = cycle + ctx_.gpu->timing.block_launch_cycles;
     c.warp_slots[i] = next_free;
-    partitions_[partition_of(next_free)].scheduler->on_warp_added(local_of(next_free), block_age_);
+    Partition& part = partitions_[partition_of(next_free)];
+    part.resident.set(local_of(next_free));
+    part.held[local_of(next_free)] = StallReason::kNotSelected;
+    part.scheduler->on_warp_added(local_of(next_free), block_age_);
   }
   mark_dirty();
   ++block_age_;
@@ -169,6 +174,7 @@ void Sm::commit() {
     } catch (func::FaultException& f) {
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), ws.warp->warp_id, d.pc, {}});
     }
+    run_folded(d.warp_slot);  // the folded moves after it (after_issue left them)
     if (d.access != kNoAccess) {
       ldst_->add(d.access, access_log_, d.warp_slot);
       ldst_->close(d.access);
@@ -219,7 +225,7 @@ bool Sm::writeback(uint64_t now) {
       }
     }
     WarpSlot& ws = warps_[c.warp_slot];
-    ws.stall_cached = false;
+    end_dependency_hold(c.warp_slot);
     --ws.in_flight;
     if (c.memory) --ws.memory_in_flight;
     if (c.long_latency) part.scheduler->on_long_latency_done(local_of(c.warp_slot));
@@ -245,10 +251,10 @@ StallReason Sm::dependency_reason(uint32_t slot, const InstOperands& ops) const 
 }
 
 StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const {
+  // An exited warp, or one at a CTA barrier, holds that reason from the issue that put it there
+  // (after_issue), so the warps classified here are running: their functional state stays out
+  // of the scan.
   const WarpSlot& ws = warps_[slot];
-  const func::Warp& w = *ws.warp;
-  if (w.status == func::Warp::Status::Exited) return StallReason::kExited;
-  if (w.status == func::Warp::Status::AtBarrier) return StallReason::kBarrier;
   if (ibuffer_.count(slot) == 0) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
   if (ws.ready_at > now) return StallReason::kDivergence;
   const IBufferEntry& head = ibuffer_.front(slot);
@@ -281,25 +287,24 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     return false;
   }
   part.ready.clear();
-  const uint32_t locals = part.ready.capacity();
   uint32_t resident = 0;
   StallCounts mine{};
   uint64_t valid_until = UINT64_MAX;  // the first cycle at which a reason found here may change
-  for (uint32_t local = 0; local < locals; ++local) {
+  for (uint32_t local = part.resident.next(0); local != kNoWarp; local = part.resident.next(local + 1)) {
+    ++resident;
+    StallReason r = part.held[local];
+    if (r != StallReason::kNotSelected) {  // held: no time it reads can end it
+      part.reasons[local] = r;
+      ++mine[static_cast<size_t>(r)];
+      continue;
+    }
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
-    if (!ws.resident) continue;
-    ++resident;
-    StallReason r;
-    if (ws.exited) {
-      r = StallReason::kExited;
-    } else if (ws.stall_cached) {
-      r = ws.cached_stall;
-    } else if (ws.busy_until > now) {
+    if (ws.busy_until > now) {
       r = StallReason::kPipelineBusy;
     } else {
       r = classify(slot, now, &ws.busy_until);
-      if (is_dependency_stall(r)) ws.stall_cached = true, ws.cached_stall = r;
+      if (is_dependency_stall(r)) part.held[local] = r;
     }
     part.reasons[local] = r;
     ++mine[static_cast<size_t>(r)];
@@ -367,7 +372,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   Partition& part = partitions_[partition_of(slot)];
   const uint32_t local = local_of(slot);
   func::Warp& w = *ws.warp;
-  ws.stall_cached = false;
+  end_dependency_hold(slot);
   ibuffer_.set_ready(slot, 0, true);
   const IBufferEntry head = ibuffer_.pop(slot);
   if (head.pc != w.pc)
@@ -378,7 +383,10 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   // Execute at issue.
   const func::ExecInst& in = ctx_.kernel->code[head.pc];
   const func::LaneMask lanes = func::guarded_lanes(in, w);
-  const size_t depth_before = w.divergence->depth();
+  // The divergence unit's depth only matters when its changes cost cycles (and asking reaches
+  // into the unit, off the SM's own state).
+  const bool charge_depth = ctx_.gpu->timing.simt_push_cycles != 0 || ctx_.gpu->timing.simt_pop_cycles != 0;
+  const size_t depth_before = charge_depth ? w.divergence->depth() : 0;
   w.clock = now;
   w.exec = lanes;
   if (ctx_.trace != nullptr) trace_out_.push_back(func::trace_record(ctas_[ws.cta_slot].cta, w));
@@ -452,7 +460,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   }
   if (t.long_latency) part.scheduler->on_long_latency(local);
   part.scheduler->on_issue(local, now);
-  after_issue(slot, now, depth_before);
+  after_issue(slot, now, depth_before, t);
 }
 
 void Sm::take_finished_accesses() {
@@ -465,21 +473,29 @@ void Sm::take_finished_accesses() {
   finished_accesses_.clear();
 }
 
-void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before) {
+void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const InstTiming& t) {
   WarpSlot& ws = warps_[slot];
   func::Warp& w = *ws.warp;
   CtaSlot& c = ctas_[ws.cta_slot];
   if (w.status == func::Warp::Status::Exited) {
-    ws.exited = true;
     flush(slot);
+    held(slot) = StallReason::kExited;  // final: the scans skip the warp from now on
   } else {
     // Still on the fetched path? A taken branch, a reconvergence or a call moved the PC.
-    if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != w.pc : ws.fetch_pc != w.pc) flush(slot);
-    const size_t depth = w.divergence->depth();
+    if (!t.deferred) {
+      run_folded(slot);
+    } else {  // its folded moves wait for commit(); fetch has skipped them already
+      const uint32_t next = next_unfolded(w.pc);
+      if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != next : ws.fetch_pc != next) flush(slot);
+    }
     const uint64_t push = ctx_.gpu->timing.simt_push_cycles, pop = ctx_.gpu->timing.simt_pop_cycles;
+    const size_t depth = push != 0 || pop != 0 ? w.divergence->depth() : depth_before;
     if (depth > depth_before && push != 0) ws.ready_at = now + 1 + push * (depth - depth_before);
     if (depth < depth_before && pop != 0) ws.ready_at = now + 1 + pop * (depth_before - depth);
   }
+  // A barrier instruction or an exit may have released the block's barrier (func/barrier.h).
+  if (t.cta_barrier || w.status == func::Warp::Status::Exited) end_barrier_holds(ws.cta_slot);
+  if (w.status == func::Warp::Status::AtBarrier) held(slot) = StallReason::kBarrier;
   if (w.status != func::Warp::Status::Running) {
     try {
       c.runner->check_deadlock(c.cta);
@@ -490,11 +506,40 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before) {
   if (w.status == func::Warp::Status::Exited && ws.in_flight == 0) finish_block(ws.cta_slot);
 }
 
+void Sm::end_barrier_holds(uint32_t cta_slot) {
+  for (uint32_t slot : ctas_[cta_slot].warp_slots) {
+    StallReason& h = held(slot);
+    if (h == StallReason::kBarrier && warps_[slot].warp->status != func::Warp::Status::AtBarrier)
+      h = StallReason::kNotSelected;
+  }
+}
+
+uint32_t Sm::next_unfolded(uint32_t pc) const {
+  const std::vector<InstTiming>& timing = *ctx_.timing;
+  while (pc < timing.size() && timing[pc].folded) ++pc;
+  return pc;
+}
+
+void Sm::run_folded(uint32_t slot) {
+  WarpSlot& ws = warps_[slot];
+  func::Warp& w = *ws.warp;
+  const std::vector<InstTiming>& timing = *ctx_.timing;
+  while (w.status != func::Warp::Status::Exited && w.pc < timing.size() && timing[w.pc].folded) {
+    const func::ExecInst& in = ctx_.kernel->code[w.pc];
+    const func::LaneMask lanes = func::guarded_lanes(in, w);
+    ++stats_.warp_instructions;  // executed, as functional mode counts it, though never issued
+    stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
+    func::execute(in, w, lanes);  // a register write of a constant: nothing that can fault
+  }
+  if (w.status == func::Warp::Status::Exited) return;
+  if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != w.pc : ws.fetch_pc != w.pc) flush(slot);
+}
+
 void Sm::flush(uint32_t slot) {
   WarpSlot& ws = warps_[slot];
   ibuffer_.flush(slot, [&](const IBufferEntry& e) { scoreboard_->discard(slot, e.token); });
-  ws.stall_cached = false;
-  ws.fetch_pc = ws.warp->pc;
+  end_dependency_hold(slot);
+  ws.fetch_pc = next_unfolded(ws.warp->pc);
   if (ws.fetch_waiting) ws.fetch_ready = 0;  // the fill goes on in the cache; this warp no longer waits for it
   ws.fetch_waiting = false;
 }
@@ -507,7 +552,10 @@ void Sm::finish_block(uint32_t cta_slot) {
   }
   for (uint32_t slot : c.warp_slots) {
     warps_[slot].resident = false;
-    partitions_[partition_of(slot)].scheduler->on_warp_removed(local_of(slot));
+    Partition& part = partitions_[partition_of(slot)];
+    part.resident.reset(local_of(slot));
+    part.held[local_of(slot)] = StallReason::kNotSelected;
+    part.scheduler->on_warp_removed(local_of(slot));
   }
   mark_dirty();
   resident_warps_ -= static_cast<uint32_t>(c.warp_slots.size());

@@ -116,9 +116,6 @@ class Sm {
  private:
   struct WarpSlot {
     bool resident = false;
-    // The warp exited (Warp::status, mirrored at issue: exiting is final, and the scans of
-    // every cycle then skip the warp without reaching into its functional state).
-    bool exited = false;
     uint32_t cta_slot = 0;
     func::Warp* warp = nullptr;
     uint32_t fetch_pc = 0;        // next PC to fetch
@@ -127,11 +124,6 @@ class Sm {
     uint64_t ready_at = 0;        // SIMT-stack push/pop costs hold issue until then
     uint32_t in_flight = 0;       // issued instructions not yet complete
     uint32_t memory_in_flight = 0;  // of those, memory accesses
-    // A dependency stall (RAW, WAW, table full) holds until one of the warp's writes completes
-    // or the warp's I-buffer changes at its head: until then issue() reuses the reason instead
-    // of asking the scoreboard again (most warps wait so most cycles; this keeps them cheap).
-    bool stall_cached = false;
-    StallReason cached_stall = StallReason::kExecutionDependency;
     // Ready but for its unit's issue slot, which frees at this cycle: pipeline busy until then
     // without asking again (nothing but its own issue can give it an earlier reason, and units
     // only get busier).
@@ -164,13 +156,22 @@ class Sm {
   };
   static constexpr uint32_t kNoAccess = UINT32_MAX;
   struct Partition {
-    explicit Partition(uint32_t warp_slots) : ready(warp_slots) {}
+    explicit Partition(uint32_t warp_slots) : ready(warp_slots), resident(warp_slots) {}
     std::unique_ptr<WarpScheduler> scheduler;
     std::vector<ExecutionUnit> units;      // by UnitKind
     std::vector<uint64_t> bank_free;       // cycle each register bank can serve a read
     std::vector<uint64_t> collector_free;  // cycle each operand collector is free
     WarpSet ready;
+    WarpSet resident;                      // local warp slots holding a warp
     std::vector<StallReason> reasons;      // per local warp slot, this cycle
+    // Per local warp slot: a stall reason that holds until an event ends it, so the issue scan
+    // charges it without classifying the warp again (kNotSelected: none held). An exited warp
+    // holds kExited until its block ends; a warp at a CTA barrier holds kBarrier until an issue
+    // in its block that may release the barrier (a barrier instruction, a warp exiting); a
+    // dependency stall (RAW, WAW, table full) holds until one of the warp's writes completes or
+    // its I-buffer head changes. Most warps of a memory-bound kernel hold most cycles, and the
+    // scan then reads only this array: neither their slots nor their functional state.
+    std::vector<StallReason> held;
     uint32_t fetch_next = 0;               // round-robin fetch pointer (local slot)
     uint32_t writebacks = 0;               // results written in the current cycle
     uint64_t writeback_cycle = 0;
@@ -191,6 +192,16 @@ class Sm {
   void mark_dirty() {
     for (Partition& part : partitions_) part.dirty = part.fetch_dirty = true;
   }
+
+  StallReason& held(uint32_t slot) { return partitions_[partition_of(slot)].held[local_of(slot)]; }
+  // Ends a held dependency stall (a write of the warp completed, its I-buffer changed).
+  void end_dependency_hold(uint32_t slot) {
+    StallReason& h = held(slot);
+    if (h != StallReason::kExited && h != StallReason::kBarrier) h = StallReason::kNotSelected;
+  }
+  // An issue in block `cta_slot` that may have released a CTA barrier: the warps it released
+  // are classified again.
+  void end_barrier_holds(uint32_t cta_slot);
 
   uint32_t partition_of(uint32_t slot) const { return slot % partitions_count_; }
   uint32_t local_of(uint32_t slot) const { return slot / partitions_count_; }
@@ -215,8 +226,15 @@ class Sm {
   // Instruction-cache lines the hierarchy brought: they hit from now on, and the warps waiting on
   // them fetch.
   void take_instruction_fills(uint64_t now);
-  void after_issue(uint32_t slot, uint64_t now, size_t depth_before);
+  // `cta_barrier`: the instruction was a CTA barrier (InstTiming::cta_barrier).
+  void after_issue(uint32_t slot, uint64_t now, size_t depth_before, const InstTiming& t);
   void flush(uint32_t slot);
+  // Runs the folded moves (InstTiming::folded) at the warp's PC, then flushes the I-buffer when
+  // they took the warp off its fetched path (a reconvergence). Called right after an issue, or
+  // at commit() after a deferred instruction, whose handler must see the registers of its issue.
+  void run_folded(uint32_t slot);
+  // The first PC at or after `pc` that is not a folded move: where fetch and issue go on.
+  uint32_t next_unfolded(uint32_t pc) const;
   void finish_block(uint32_t cta_slot);
   [[noreturn]] void fail(uint32_t cta_slot, func::LaunchFault fault) const;
 

@@ -29,9 +29,10 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
   uint64_t valid_until = UINT64_MAX;  // the first cycle a warp skipped here may fetch
   for (uint32_t i = 0; i < locals; ++i) {
     const uint32_t local = (part.fetch_next + i) % locals;
+    if (!part.resident.test(local) || part.held[local] == StallReason::kExited) continue;
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
-    if (!ws.resident || ws.exited || !ibuffer_.has_room(slot) || ws.fetch_pc >= code_size) continue;
+    if (!ibuffer_.has_room(slot) || ws.fetch_pc >= code_size) continue;
     if (ws.fetch_ready > now) {
       valid_until = std::min(valid_until, ws.fetch_ready);
       continue;
@@ -59,7 +60,7 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
       if (uint64_t{ws.fetch_pc} * kInstructionBytes / line_bytes != line) break;
       const ScoreboardToken token = scoreboard_->on_decode(slot, (*ctx_.timing)[ws.fetch_pc].operands);
       ibuffer_.push(slot, ws.fetch_pc, token);
-      ++ws.fetch_pc;
+      ws.fetch_pc = next_unfolded(ws.fetch_pc + 1);  // folded moves are no instructions to fetch
     }
     return true;
   }

@@ -64,6 +64,14 @@ TEST(TimingKeys, PresetsDifferInSchedulerAndBanks) {
   EXPECT_EQ(teaching.timing.register_banks, 4u);
 }
 
+TEST(TimingKeys, RealGpuPresetsFoldImmediateMovesAndTeachingModelsIssueThem) {
+  for (const char* name : {"h100", "h200", "a100", "v100"}) EXPECT_TRUE(load_gpu_config(name).timing.fold_immediate_moves) << name;
+  for (const char* name : {"teaching", "fermi"}) EXPECT_FALSE(load_gpu_config(name).timing.fold_immediate_moves) << name;
+  EXPECT_FALSE(load_gpu_config("h100", {"timing.immediate_moves=issue"}).timing.fold_immediate_moves);
+  EXPECT_EQ(error_of({"timing.immediate_moves=yes"}),
+            "bad value 'yes' for timing.immediate_moves: expected one of fold, issue");
+}
+
 TEST(TimingKeys, OverridesApply) {
   const GpuConfig g = load_gpu_config("h100", {"timing.scoreboard=rid-table", "timing.rid_entries=1",
                                                "timing.warp_scheduler=two-level", "timing.fetch_group_size=4",
@@ -105,7 +113,7 @@ TEST(TimingKeys, UnknownTimingKeyListsTheTimingKeys) {
   EXPECT_EQ(error_of({"timing.scheduler=gto"}),
             "unknown configuration key 'timing.scheduler' (keys in [timing]: warp_scheduler, fetch_group_size, "
             "scoreboard, rid_entries, ibuffer_entries, fetch_width, collector_units, register_banks, "
-            "bank_mapping, writeback_ports, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
+            "bank_mapping, writeback_ports, immediate_moves, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
             "kernel_overlap)");
   EXPECT_EQ(error_of({"opcodes.integer=mov"}),
             "unknown configuration key 'opcodes.integer' (keys in [opcodes]: sfu, tensor, ldst, fp64, fp32, int)");
