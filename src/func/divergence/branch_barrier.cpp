@@ -20,9 +20,10 @@
 // Statistics (DivergenceCounters): a branch or set-aside that splits the running group is a
 // divergent branch; a convergence barrier that releases threads which arrived in two or more
 // groups is a reconvergence (paths merged; a lone group passing, as each lock winner does, is
-// not; a loop's barrier serves every iteration, so a loop that sheds lanes over several
-// iterations reconverges once, where the stack counts once per split); a group that arrives at
-// a barrier and stays blocked there is a barrier wait; a group that gives way is a yield.
+// not; one barrier serves every split to the same point, so a loop that sheds lanes over
+// several iterations, or nested branches joining at one PC, reconverge once, where the stack
+// counts once per split); a group that arrives at a barrier and stays blocked there is a barrier
+// wait; a group that gives way is a yield.
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
