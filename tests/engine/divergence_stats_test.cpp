@@ -91,7 +91,9 @@ EngineOptions options_for(const Mode& m) {
     options.yield_after = m.yield_after;
     overrides.push_back("sm.yield_after=" + std::to_string(m.yield_after));
   }
-  if (m.timing) options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config("h100", overrides));
+  if (m.timing)
+    options.timing =
+        std::make_shared<const config::GpuConfig>(config::load_gpu_config("h100", overrides));
   return options;
 }
 
@@ -100,7 +102,8 @@ LaunchResult run_parity(const Mode& m, uint32_t blocks, uint32_t threads_per_blo
   const ModuleId module = engine.load_ptx(kParity, "parity.ptx");
   const uint32_t n = blocks * threads_per_block;
   test::DeviceBuffer<uint32_t> out(engine, n);
-  LaunchResult r = test::launch_ok(engine, module, "parity", {blocks, 1, 1}, {threads_per_block, 1, 1}, {out.arg()});
+  LaunchResult r = test::launch_ok(engine, module, "parity", {blocks, 1, 1},
+                                   {threads_per_block, 1, 1}, {out.arg()});
   std::vector<uint32_t> expected(n);
   for (uint32_t i = 0; i < n; ++i) expected[i] = i % threads_per_block % 2 == 0 ? 10 : 20;
   EXPECT_EQ(out.download(), expected);
@@ -112,8 +115,8 @@ LaunchResult run_lock(const Mode& m, uint32_t blocks, uint32_t threads_per_block
   const ModuleId module = engine.load_ptx_file(test::data_path("engine/data/intra_warp_lock.ptx"));
   test::DeviceBuffer<int> mutex(engine, std::vector<int>{0});
   test::DeviceBuffer<int> counter(engine, std::vector<int>{0});
-  LaunchResult r = engine.launch(module, "intra_warp_lock", {blocks, 1, 1}, {threads_per_block, 1, 1}, 0,
-                                 {mutex.arg(), counter.arg()});
+  LaunchResult r = engine.launch(module, "intra_warp_lock", {blocks, 1, 1},
+                                 {threads_per_block, 1, 1}, 0, {mutex.arg(), counter.arg()});
   EXPECT_FALSE(r.fault.has_value()) << r.fault->message;
   EXPECT_EQ(counter.download(), (std::vector<int>{static_cast<int>(blocks * threads_per_block)}));
   return r;
@@ -158,15 +161,17 @@ TEST_P(DivergenceStats, StraightLineCodeCountsNothing) {
   Engine engine(options_for(m));
   const ModuleId module = engine.load_ptx(kStraight, "straight.ptx");
   test::DeviceBuffer<uint32_t> out(engine, 48);
-  const LaunchResult r = test::launch_ok(engine, module, "straight", {1, 1, 1}, {48, 1, 1}, {out.arg()});
+  const LaunchResult r =
+      test::launch_ok(engine, module, "straight", {1, 1, 1}, {48, 1, 1}, {out.arg()});
   EXPECT_EQ(r.divergence, DivergenceCounters{});
   EXPECT_EQ(r.warp_instructions, 14u);
   EXPECT_EQ(r.thread_instructions, 336u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Units, DivergenceStats,
-                         ::testing::Values(Mode{"ipdom-stack", false}, Mode{"branch-barrier", false},
-                                           Mode{"ipdom-stack", true}, Mode{"branch-barrier", true}),
+                         ::testing::Values(Mode{"ipdom-stack", false},
+                                           Mode{"branch-barrier", false}, Mode{"ipdom-stack", true},
+                                           Mode{"branch-barrier", true}),
                          mode_name);
 
 // The intra-warp lock (data/intra_warp_lock.cu) under branch-barrier, per warp of 32 lanes:
@@ -207,7 +212,8 @@ TEST(DivergenceStatsThreads, OneAndTwoHostThreadsCountTheSame) {
       SCOPED_TRACE(divergence + (timing ? " timing" : " functional"));
       const LaunchResult one = run_parity({divergence, timing, 1}, 40, 64);
       const LaunchResult two = run_parity({divergence, timing, 2}, 40, 64);
-      EXPECT_EQ(one.divergence, (DivergenceCounters{80, 80, divergence == "branch-barrier" ? 80u : 0u, 0}));
+      EXPECT_EQ(one.divergence,
+                (DivergenceCounters{80, 80, divergence == "branch-barrier" ? 80u : 0u, 0}));
       EXPECT_EQ(two.divergence, one.divergence);
     }
   }

@@ -141,7 +141,8 @@ TEST_P(Counters, LoopSheddingLanes) {
 
 INSTANTIATE_TEST_SUITE_P(Units, Counters, ::testing::Values("ipdom-stack", "branch-barrier"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
-                           return p.param == "ipdom-stack" ? std::string("ipdom_stack") : std::string("branch_barrier");
+                           return p.param == "ipdom-stack" ? std::string("ipdom_stack")
+                                                           : std::string("branch_barrier");
                          });
 
 // branch-barrier: lanes split with no reconvergence point (kNoPc) and lanes 0 and 1 reach a CTA
