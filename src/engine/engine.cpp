@@ -377,10 +377,12 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
     result.timing = gpu->run(std::move(t));
     result.warp_instructions = result.timing->warp_instructions;
     result.thread_instructions = result.timing->thread_instructions;
+    result.divergence = result.timing->divergence;
   } catch (const sim::TimingFault& f) {
     result.fault = make_report(*m, k, f.fault, f.cta, launch, options.warp_size);
     result.warp_instructions = f.warp_instructions;
     result.thread_instructions = f.thread_instructions;
+    result.divergence = f.divergence;
   }
 }
 
@@ -442,7 +444,7 @@ LaunchResult Engine::Impl::launch_grid(const LoadedModule* m, uint32_t index, Di
     device_launches.finished(c);
     result.printf_output += child.printf_output;
     ChildGrid record{cm->program.kernels[ci].name, child_grid, child_block, c.dynamic_shared, child.warp_instructions,
-                     child.thread_instructions, child.fault ? child.fault->message : "", child.timing};
+                     child.thread_instructions, child.divergence, child.fault ? child.fault->message : "", child.timing};
     result.child_grids.push_back(std::move(record));
     for (ChildGrid& g : child.child_grids) result.child_grids.push_back(std::move(g));
     if (child.fault) result.fault = child.fault;
@@ -560,6 +562,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
     memory.release(workspace);
     result.warp_instructions = counters.warp_instructions;
     result.thread_instructions = counters.thread_instructions;
+    result.divergence = counters.divergence;
     return result;
   }
   func::WaveRunOptions wave{run_options, cta.shared_size, options.resident_blocks, options.sim_threads};
@@ -577,6 +580,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   }
   result.warp_instructions = counters.warp_instructions;
   result.thread_instructions = counters.thread_instructions;
+  result.divergence = counters.divergence;
   return result;
 }
 

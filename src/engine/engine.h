@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "func/divergence/divergence_counters.h"
 #include "sim/kernel_timing.h"
 
 namespace lockstep::ptx {
@@ -127,6 +128,7 @@ struct ChildGrid {
   uint32_t dynamic_shared = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  func::DivergenceCounters divergence;
   std::string fault;  // the fault's message, "" when the grid ran to completion
   std::optional<sim::KernelTiming> timing;
 };
@@ -135,6 +137,8 @@ struct LaunchResult {
   // The host-launched grid's own figures; its children's are in child_grids.
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  // What the warps' divergence units did (func/divergence/divergence_counters.h), in either mode.
+  func::DivergenceCounters divergence;
   std::optional<FaultReport> fault;
   std::string printf_output;  // device printf text of this launch, in execution order
   std::optional<sim::KernelTiming> timing;  // timing mode: what the cycle-level model measured

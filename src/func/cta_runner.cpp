@@ -180,11 +180,13 @@ void CtaRunner::run_warp(Warp& w, CtaState& cta, RunCounters& counters) {
     counters.warp_instructions += warp_count;
     counters.thread_instructions += thread_count;
     counters.global_writes += write_count;
+    counters.divergence += w.divergence->take_counters();
     throw LaunchFault{std::move(f.fault), w.warp_id, pc, {}};
   }
   counters.warp_instructions += warp_count;
   counters.thread_instructions += thread_count;
   counters.global_writes += write_count;
+  counters.divergence += w.divergence->take_counters();
 }
 
 void CtaRunner::run(CtaState& cta, RunCounters& counters) {

@@ -43,6 +43,7 @@ struct RunCounters {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t global_writes = 0;  // executed instructions flagged in RunOptions::global_writes
+  DivergenceCounters divergence;  // the warps' divergence units', taken after each time slice
 };
 
 // A fault with the warp and PC where it happened.

@@ -34,6 +34,7 @@ void add(RunCounters& to, RunCounters& from) {
   to.warp_instructions += from.warp_instructions;
   to.thread_instructions += from.thread_instructions;
   to.global_writes += from.global_writes;
+  to.divergence += from.divergence;
   from = {};
 }
 

@@ -181,11 +181,11 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
   stats_.add(stats::LaunchRecord{k.name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
                                  static_cast<uint32_t>(shared), options_.warp_size, result.warp_instructions,
                                  result.thread_instructions, result.fault ? result.fault->message : "",
-                                 result.timing});
+                                 result.timing, result.divergence});
   for (const ChildGrid& c : result.child_grids)
     stats_.add(stats::LaunchRecord{c.kernel, {c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z},
                                    c.dynamic_shared, options_.warp_size, c.warp_instructions, c.thread_instructions,
-                                   c.fault, c.timing});
+                                   c.fault, c.timing, c.divergence});
   if (result.fault) {
     print(result.fault->message);
     sticky_ = fault_error(result.fault->kind);

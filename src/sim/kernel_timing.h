@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "func/divergence/divergence_counters.h"
 #include "sim/memory_timing.h"
 #include "sim/stall_reason.h"
 
@@ -33,6 +34,7 @@ struct KernelTiming {
   uint64_t end_cycle = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  func::DivergenceCounters divergence;  // what the warps' divergence units did (both modes count it)
   uint32_t warp_size = 32;
   uint32_t sm_count = 0;
   uint32_t schedulers_per_sm = 0;

@@ -406,6 +406,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     try {
       func::execute(in, w, lanes);
     } catch (func::FaultException& f) {
+      stats_.divergence += w.divergence->take_counters();
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, head.pc, {}});
     }
     if (ldst) {
@@ -458,6 +459,8 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     ++ws.in_flight;
     if (memory) ++ws.memory_in_flight;
   }
+  // What the step did to the divergence unit, as the functional runner takes it after a slice.
+  stats_.divergence += w.divergence->take_counters();
   if (t.long_latency) part.scheduler->on_long_latency(local);
   part.scheduler->on_issue(local, now);
   after_issue(slot, now, depth_before, t);
@@ -610,6 +613,7 @@ void Sm::stuck_blocks(std::vector<func::StuckBlock>& out) const {
 void Sm::add_stats(KernelTiming& total) const {
   total.warp_instructions += stats_.warp_instructions;
   total.thread_instructions += stats_.thread_instructions;
+  total.divergence += stats_.divergence;
   total.resident_warp_cycles += stats_.resident_warp_cycles;
   total.active_sm_cycles += stats_.active_sm_cycles;
   for (size_t i = 0; i < kStallReasonCount; ++i) {

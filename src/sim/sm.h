@@ -64,6 +64,7 @@ struct TimingFault {
   func::CtaState cta;  // ids only (ctaid, linear_id)
   uint64_t warp_instructions = 0;    // issued before the fault, the faulting one included
   uint64_t thread_instructions = 0;
+  func::DivergenceCounters divergence;
 };
 
 class Sm {

@@ -241,6 +241,7 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     for (const auto& sm : sms) sm->add_stats(partial);
     f.warp_instructions = partial.warp_instructions;
     f.thread_instructions = partial.thread_instructions;
+    f.divergence = partial.divergence;
     throw;
   }
 

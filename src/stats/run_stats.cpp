@@ -53,11 +53,26 @@ std::string memory_line(const sim::KernelTiming& t) {
       m.average_load_latency());
 }
 
+// The divergence units' line, for launches whose warps split at least once or waited at a
+// barrier of their own (a launch without divergence would only repeat zeros).
+std::string divergence_line(const LaunchRecord& r) {
+  const func::DivergenceCounters& d = r.divergence;
+  return fmt::format(
+      "lockstep:   divergence: {} divergent branches, {} reconvergences, {} barrier waits, {} yields, "
+      "{:.2f} active lanes per warp instruction\n",
+      d.divergent_branches, d.reconvergences, d.barrier_waits, d.yields, r.average_active_lanes());
+}
+
 }  // namespace
 
 double LaunchRecord::simt_efficiency() const {
   if (warp_instructions == 0 || warp_size == 0) return 1.0;
   return double(thread_instructions) / (double(warp_instructions) * double(warp_size));
+}
+
+double LaunchRecord::average_active_lanes() const {
+  // The counts simt_efficiency() divides, without the width (which would round differently).
+  return warp_instructions == 0 ? 0.0 : double(thread_instructions) / double(warp_instructions);
 }
 
 std::string RunStats::summary() const {
@@ -69,6 +84,7 @@ std::string RunStats::summary() const {
                         "instructions\n",
                         s.kernel, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2],
                         s.warp_instructions, s.thread_instructions);
+    if (s.divergence != func::DivergenceCounters{}) text += divergence_line(s);
     if (s.timing) {
       text += timing_line(s, *s.timing);
       if (s.timing->memory.modelled) text += memory_line(*s.timing);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "func/divergence/divergence_counters.h"
 #include "sim/kernel_timing.h"
 
 namespace lockstep::stats {
@@ -23,9 +24,15 @@ struct LaunchRecord {
   std::string fault;  // the device fault report, "" when the launch finished cleanly
   // What the cycle-level model measured; absent when the launch ran in functional mode.
   std::optional<sim::KernelTiming> timing;
+  // What the warps' divergence units did (either mode). Last, so records built without it
+  // start at zero.
+  func::DivergenceCounters divergence{};
 
   // Active lanes per issued warp instruction over the warp width (1.0 when nothing ran).
   double simt_efficiency() const;
+  // Active lanes per issued warp instruction: simt_efficiency()'s figure before the division by
+  // the warp width (0 when nothing ran).
+  double average_active_lanes() const;
 };
 
 class RunStats {
@@ -39,8 +46,9 @@ class RunStats {
   uint64_t total_thread_instructions() const { return total_thread_instructions_; }
   uint64_t total_warp_instructions() const { return total_warp_instructions_; }
   // One line per launch: "lockstep: kernel <name> grid (x,y,z) block (x,y,z) <n> warp
-  // instructions <m> thread instructions\n". A launch with timing adds one indented line of
-  // cycle-level figures after its own; when several launches have timing, a final line totals
+  // instructions <m> thread instructions\n". A launch whose warps diverged (any divergence count
+  // not 0) adds one indented line of divergence figures; a launch with timing then adds one
+  // indented line of cycle-level figures; when several launches have timing, a final line totals
   // their cycles.
   std::string summary() const;
 

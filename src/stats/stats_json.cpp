@@ -13,6 +13,16 @@ using nlohmann::ordered_json;
 
 ordered_json dims(const std::array<uint32_t, 3>& d) { return ordered_json::array({d[0], d[1], d[2]}); }
 
+// The divergence units' counts, in the order of docs/stats-json.md.
+ordered_json divergence_json(const func::DivergenceCounters& d) {
+  ordered_json j;
+  j["divergent_branches"] = d.divergent_branches;
+  j["reconvergences"] = d.reconvergences;
+  j["barrier_waits"] = d.barrier_waits;
+  j["yields"] = d.yields;
+  return j;
+}
+
 // Every reason in enum order, zeros included, so readers find the same keys in every launch.
 ordered_json stall_counts(const sim::StallCounts& counts) {
   ordered_json j = ordered_json::object();
@@ -121,6 +131,7 @@ struct Totals {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t lane_slots = 0;  // warp instructions × warp width
+  func::DivergenceCounters divergence;
   std::optional<uint64_t> cycles;  // summed over the launches with timing; none: no launch had it
 
   void add(const LaunchRecord& r) {
@@ -128,6 +139,7 @@ struct Totals {
     warp_instructions += r.warp_instructions;
     thread_instructions += r.thread_instructions;
     lane_slots += r.warp_instructions * r.warp_size;
+    divergence += r.divergence;
     if (r.timing) cycles = cycles.value_or(0) + r.timing->cycles;
   }
   void write(ordered_json& j) const {
@@ -135,6 +147,9 @@ struct Totals {
     j["warp_instructions"] = warp_instructions;
     j["thread_instructions"] = thread_instructions;
     j["simt_efficiency"] = lane_slots == 0 ? 1.0 : double(thread_instructions) / double(lane_slots);
+    j["average_active_lanes"] =
+        warp_instructions == 0 ? 0.0 : double(thread_instructions) / double(warp_instructions);
+    j["divergence"] = divergence_json(divergence);
     j["cycles"] = cycles ? ordered_json(*cycles) : ordered_json(nullptr);
   }
 };
@@ -165,6 +180,8 @@ std::string stats_json(const RunStats& stats, const RunContext& context) {
     l["warp_instructions"] = r.warp_instructions;
     l["thread_instructions"] = r.thread_instructions;
     l["simt_efficiency"] = r.simt_efficiency();
+    l["average_active_lanes"] = r.average_active_lanes();
+    l["divergence"] = divergence_json(r.divergence);
     l["fault"] = r.fault.empty() ? ordered_json(nullptr) : ordered_json(r.fault);
     l["timing"] = r.timing ? timing_json(*r.timing) : ordered_json(nullptr);
     launches.push_back(std::move(l));

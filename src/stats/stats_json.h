@@ -9,7 +9,9 @@
 
 namespace lockstep::stats {
 
-inline constexpr int kStatsJsonVersion = 3;  // 2: launch "timing", kernel and total "cycles"; 3: timing "memory"
+// 2: launch "timing", kernel and total "cycles"; 3: timing "memory"; 4: "average_active_lanes" and
+// "divergence" in launches, kernels and totals.
+inline constexpr int kStatsJsonVersion = 4;
 
 // What the run was: the program, the modelled GPU, the simulation mode.
 struct RunContext {

@@ -9,13 +9,18 @@ namespace {
 
 std::string program(const std::string& name) { return host_program(name); }
 
+// The divergence line (branch-barrier, the h100's unit): the last warp splits at `i < n` (lanes
+// 8..31 are past n = 1000) and warp 0 at `i == 0` (lane 0 prints); in each the skipping lanes
+// reach the join first and wait there, and the paths merge: 2 of each.
 TEST(HostPrograms, VectorAddPassesAndPrintsTheSummary) {
   const ProgramOutcome r = run_lockstep(program("vector_add"));
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "vector_add: n=1000\nlaunch=cudaSuccess sync=cudaSuccess mismatches=0\nPASSED\n");
   EXPECT_EQ(r.err,
             "lockstep: kernel _Z10vector_addPKfS0_Pfi grid (4,1,1) block (256,1,1) 873 warp instructions "
-            "26392 thread instructions\n");
+            "26392 thread instructions\n"
+            "lockstep:   divergence: 2 divergent branches, 2 reconvergences, 2 barrier waits, 0 yields, 30.23 "
+            "active lanes per warp instruction\n");
 }
 
 TEST(HostPrograms, WarpSizeOptionReachesTheRuntime) {
@@ -23,9 +28,12 @@ TEST(HostPrograms, WarpSizeOptionReachesTheRuntime) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("PASSED\n"), std::string::npos);
   // Same thread instructions, four times the warp instructions of 32-wide warps (less the tail).
+  // 8-lane warps end exactly at n = 1000: only warp 0 splits (at `i == 0`).
   EXPECT_EQ(r.err,
             "lockstep: kernel _Z10vector_addPKfS0_Pfi grid (4,1,1) block (256,1,1) 3432 warp instructions "
-            "26392 thread instructions\n");
+            "26392 thread instructions\n"
+            "lockstep:   divergence: 1 divergent branches, 1 reconvergences, 1 barrier waits, 0 yields, 7.69 "
+            "active lanes per warp instruction\n");
 }
 
 TEST(HostPrograms, ConstantAndDeviceVariablesThroughSymbols) {

@@ -42,7 +42,9 @@ TEST(RunReports, OlderPresetRunsNewerPtxWithANote) {
             "compute capability 7.0; running the compute_80 PTX on it anyway (a real GPU of this kind would "
             "refuse it)\n"
             "lockstep: kernel _Z10vector_addPKfS0_Pfi grid (4,1,1) block (256,1,1) 873 warp instructions "
-            "26392 thread instructions\n");
+            "26392 thread instructions\n"
+            "lockstep:   divergence: 2 divergent branches, 2 reconvergences, 2 barrier waits, 0 yields, 30.23 "
+            "active lanes per warp instruction\n");
 }
 
 TEST(RunReports, StatsJsonDescribesEveryLaunch) {
@@ -54,7 +56,7 @@ TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   const nlohmann::json stats = nlohmann::json::parse(read_text(file));
   std::filesystem::remove(file);
   EXPECT_EQ(stats["schema"], "lockstep-stats");
-  EXPECT_EQ(stats["version"], 3);
+  EXPECT_EQ(stats["version"], 4);
   EXPECT_EQ(stats["mode"], "functional");
   EXPECT_EQ(stats["program"], nlohmann::json::array({program("vector_add")}));
   EXPECT_EQ(stats["gpu"]["preset"], "h100");
@@ -67,6 +69,10 @@ TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   EXPECT_EQ(launch["warp_instructions"], 873);
   EXPECT_EQ(launch["thread_instructions"], 26392);
   EXPECT_DOUBLE_EQ(launch["simt_efficiency"].get<double>(), 26392.0 / (873.0 * 32.0));
+  EXPECT_DOUBLE_EQ(launch["average_active_lanes"].get<double>(), 26392.0 / 873.0);
+  // Warp 31 splits at `i < n`, warp 0 at `i == 0` (cuda_programs_test.cpp has the derivation).
+  EXPECT_EQ(launch["divergence"],
+            nlohmann::json({{"divergent_branches", 2}, {"reconvergences", 2}, {"barrier_waits", 2}, {"yields", 0}}));
   EXPECT_TRUE(launch["fault"].is_null());
   EXPECT_EQ(stats["totals"]["launches"], 1);
 }

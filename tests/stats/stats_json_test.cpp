@@ -8,10 +8,11 @@ namespace {
 
 RunStats two_kernels() {
   RunStats s;
-  s.add(LaunchRecord{"scale", {4, 1, 1}, {256, 1, 1}, 0, 32, 100, 3000, "", std::nullopt});
+  // Divergence counts: {divergent branches, reconvergences, barrier waits, yields}; "sum" has none.
+  s.add(LaunchRecord{"scale", {4, 1, 1}, {256, 1, 1}, 0, 32, 100, 3000, "", std::nullopt, {4, 3, 2, 1}});
   s.add(LaunchRecord{"sum", {1, 1, 1}, {64, 2, 1}, 512, 32, 10, 160, "", std::nullopt});
   s.add(LaunchRecord{"scale", {2, 1, 1}, {256, 1, 1}, 0, 32, 50, 1600, "trap in kernel 'scale'",
-                     std::nullopt});
+                     std::nullopt, {10, 10, 0, 0}});
   return s;
 }
 
@@ -22,7 +23,7 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
   c.program = {"./app", "-n", "4"};
   const std::string expected = R"json({
   "schema": "lockstep-stats",
-  "version": 3,
+  "version": 4,
   "mode": "functional",
   "program": [
     "./app",
@@ -52,6 +53,13 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 100,
       "thread_instructions": 3000,
       "simt_efficiency": 0.9375,
+      "average_active_lanes": 30.0,
+      "divergence": {
+        "divergent_branches": 4,
+        "reconvergences": 3,
+        "barrier_waits": 2,
+        "yields": 1
+      },
       "fault": null,
       "timing": null
     },
@@ -72,6 +80,13 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 10,
       "thread_instructions": 160,
       "simt_efficiency": 0.5,
+      "average_active_lanes": 16.0,
+      "divergence": {
+        "divergent_branches": 0,
+        "reconvergences": 0,
+        "barrier_waits": 0,
+        "yields": 0
+      },
       "fault": null,
       "timing": null
     },
@@ -92,6 +107,13 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 50,
       "thread_instructions": 1600,
       "simt_efficiency": 1.0,
+      "average_active_lanes": 32.0,
+      "divergence": {
+        "divergent_branches": 10,
+        "reconvergences": 10,
+        "barrier_waits": 0,
+        "yields": 0
+      },
       "fault": "trap in kernel 'scale'",
       "timing": null
     }
@@ -103,6 +125,13 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 150,
       "thread_instructions": 4600,
       "simt_efficiency": 0.9583333333333334,
+      "average_active_lanes": 30.666666666666668,
+      "divergence": {
+        "divergent_branches": 14,
+        "reconvergences": 13,
+        "barrier_waits": 2,
+        "yields": 1
+      },
       "cycles": null
     },
     {
@@ -111,6 +140,13 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "warp_instructions": 10,
       "thread_instructions": 160,
       "simt_efficiency": 0.5,
+      "average_active_lanes": 16.0,
+      "divergence": {
+        "divergent_branches": 0,
+        "reconvergences": 0,
+        "barrier_waits": 0,
+        "yields": 0
+      },
       "cycles": null
     }
   ],
@@ -119,6 +155,13 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
     "warp_instructions": 160,
     "thread_instructions": 4760,
     "simt_efficiency": 0.9296875,
+    "average_active_lanes": 29.75,
+    "divergence": {
+      "divergent_branches": 14,
+      "reconvergences": 13,
+      "barrier_waits": 2,
+      "yields": 1
+    },
     "cycles": null
   }
 }
@@ -126,20 +169,28 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
   EXPECT_EQ(stats_json(two_kernels(), c), expected);
 }
 
-TEST(StatsJson, EmptyRunHasEmptyListsFullEfficiencyAndNoCycles) {
+TEST(StatsJson, EmptyRunHasEmptyListsFullEfficiencyNoLanesNoDivergenceAndNoCycles) {
   const std::string json = stats_json(RunStats{}, RunContext{});
   EXPECT_NE(json.find("\"launches\": [],"), std::string::npos) << json;
   EXPECT_NE(json.find("\"totals\": {\n    \"launches\": 0,\n    \"warp_instructions\": 0,\n    "
-                      "\"thread_instructions\": 0,\n    \"simt_efficiency\": 1.0,\n    \"cycles\": null\n  }"),
+                      "\"thread_instructions\": 0,\n    \"simt_efficiency\": 1.0,\n    "
+                      "\"average_active_lanes\": 0.0,\n    \"divergence\": {\n      \"divergent_branches\": 0,\n      "
+                      "\"reconvergences\": 0,\n      \"barrier_waits\": 0,\n      \"yields\": 0\n    },\n    "
+                      "\"cycles\": null\n  }"),
             std::string::npos)
       << json;
 }
 
-TEST(RunStats, SummaryHasOneLinePerLaunch) {
+// A launch with divergence counts gets a line of them; "sum" (all zero) does not.
+TEST(RunStats, SummaryHasOneLinePerLaunchAndOneForDivergence) {
   EXPECT_EQ(two_kernels().summary(),
             "lockstep: kernel scale grid (4,1,1) block (256,1,1) 100 warp instructions 3000 thread instructions\n"
+            "lockstep:   divergence: 4 divergent branches, 3 reconvergences, 2 barrier waits, 1 yields, 30.00 "
+            "active lanes per warp instruction\n"
             "lockstep: kernel sum grid (1,1,1) block (64,2,1) 10 warp instructions 160 thread instructions\n"
-            "lockstep: kernel scale grid (2,1,1) block (256,1,1) 50 warp instructions 1600 thread instructions\n");
+            "lockstep: kernel scale grid (2,1,1) block (256,1,1) 50 warp instructions 1600 thread instructions\n"
+            "lockstep:   divergence: 10 divergent branches, 10 reconvergences, 0 barrier waits, 0 yields, 32.00 "
+            "active lanes per warp instruction\n");
 }
 
 }  // namespace

@@ -127,10 +127,10 @@ TEST(TimingSummary, NoCyclesAndNoStallsPrintZerosAndNone) {
             "blocks/SM, limited by warps; 16 registers) top stalls: none\n");
 }
 
-TEST(TimingJson, VersionThreeWithTimingObjectAndNullForFunctionalLaunches) {
+TEST(TimingJson, VersionFourWithTimingObjectAndNullForFunctionalLaunches) {
   const auto doc = nlohmann::ordered_json::parse(stats_json(mixed_run(), RunContext{}));
-  EXPECT_EQ(doc["version"], 3);
-  EXPECT_EQ(kStatsJsonVersion, 3);
+  EXPECT_EQ(doc["version"], 4);
+  EXPECT_EQ(kStatsJsonVersion, 4);
   EXPECT_TRUE(doc["launches"][1]["timing"].is_null());
   const std::string expected = R"json({
   "cycles": 1000,

@@ -17,6 +17,13 @@
 // warp wait until it returns (the warp keeps one call stack). The function's exit is a strict
 // barrier of the context: every thread that entered must get there (yielded ones too) before
 // the group returns.
+// Statistics (DivergenceCounters): a branch or set-aside that splits the running group is a
+// divergent branch; a convergence barrier that releases threads which arrived in two or more
+// groups is a reconvergence (paths merged; a lone group passing, as each lock winner does, is
+// not; one barrier serves every split to the same point, so a loop that sheds lanes over
+// several iterations, or nested branches joining at one PC, reconverge once, where the stack
+// counts once per split); a group that arrives at a barrier and stays blocked there is a barrier
+// wait; a group that gives way is a yield.
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -43,6 +50,10 @@ struct Barrier {
   LaneMask participation;
   LaneMask arrived = 0;
   BarrierKind kind = BarrierKind::Convergence;
+  // Statistics: threads that arrived in the current pass of settle(), and the groups that
+  // arrived since the barrier last released.
+  LaneMask fresh = 0;
+  uint32_t groups = 0;
   bool strict() const { return kind != BarrierKind::Convergence; }
 };
 
@@ -71,6 +82,7 @@ class BranchBarrier final : public DivergenceUnit {
   void branch(Warp& w, LaneMask taken, ir::Pc target, ir::Pc fallthrough, ir::Pc reconverge) override {
     const LaneMask group = running_;
     const LaneMask not_taken = group & ~taken;
+    if (taken != 0 && not_taken != 0) ++counters_.divergent_branches;
     if (reconverge != ir::kNoPc) add_barrier(reconverge, group);
     set_pc(taken, target);
     set_pc(not_taken, fallthrough);
@@ -88,6 +100,7 @@ class BranchBarrier final : public DivergenceUnit {
   }
 
   void set_aside(Warp& w, LaneMask lanes, ir::Pc at) override {
+    if (lanes != 0 && (running_ & ~lanes) != 0) ++counters_.divergent_branches;
     capture(w);
     set_pc(lanes, at);
     running_ &= ~lanes;
@@ -101,7 +114,7 @@ class BranchBarrier final : public DivergenceUnit {
     if (++backward_ < yield_after_) return;
     capture(w);
     for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Yielded; });
-    ++yields_;
+    ++counters_.yields;
     running_ = 0;
     pick(w, false);
   }
@@ -120,7 +133,9 @@ class BranchBarrier final : public DivergenceUnit {
       b = &context().barriers.back();
     }
     b->arrived |= running_;
+    ++b->groups;
     for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Blocked; });
+    ++counters_.barrier_waits;  // members outside the running group are still to come
     running_ = 0;
     pick(w, true);
     return false;
@@ -278,8 +293,8 @@ class BranchBarrier final : public DivergenceUnit {
           if ((b->participation >> l & 1) == 0) continue;
           if (b->wait_pc == pc_[l]) {
             b->arrived |= LaneMask{1} << l;
+            b->fresh |= LaneMask{1} << l;
             state_[l] = ThreadState::Blocked;
-            ++barrier_waits_;
           }
           break;  // only the innermost barrier the thread participates in
         }
@@ -288,7 +303,15 @@ class BranchBarrier final : public DivergenceUnit {
       for (size_t i = c.barriers.size(); i-- > 0;) {
         Barrier& b = c.barriers[i];
         const LaneMask holders = b.participation & ~b.arrived & (b.strict() ? ~LaneMask{0} : ~yielded);
-        if (holders != 0 || b.arrived == 0) continue;
+        // The threads that arrived in this pass form one group (they are at one PC).
+        const bool arrivals = b.fresh != 0;
+        if (arrivals) ++b.groups;
+        b.fresh = 0;
+        if (holders != 0 || b.arrived == 0) {
+          if (arrivals) ++counters_.barrier_waits;
+          continue;
+        }
+        if (b.kind == BarrierKind::Convergence && b.groups >= 2) ++counters_.reconvergences;
         release(b);
         changed = true;
       }
@@ -300,6 +323,7 @@ class BranchBarrier final : public DivergenceUnit {
     for_each_lane(b.arrived, [&](uint32_t l) { state_[l] = ThreadState::Ready; });
     b.participation &= ~b.arrived;
     b.arrived = 0;
+    b.groups = 0;
   }
 
   // Chooses the next group: the ready threads at the lowest PC. `wake`: the group that ran
@@ -363,8 +387,6 @@ class BranchBarrier final : public DivergenceUnit {
   std::vector<Context> contexts_;    // call levels, the current one last
   LaneMask running_ = 0;
   uint32_t backward_ = 0;            // backward branches of the running group in a row
-  uint64_t yields_ = 0;
-  uint64_t barrier_waits_ = 0;
 };
 
 }  // namespace

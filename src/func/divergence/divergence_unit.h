@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "func/divergence/divergence_counters.h"
 #include "func/lanes.h"
 #include "ir/program.h"
 
@@ -51,6 +52,18 @@ class DivergenceUnit {
   virtual std::vector<std::string> describe() const = 0;
   // Entries the unit holds now (the timing model charges pushes and pops by its changes).
   virtual size_t depth() const = 0;
+
+  // What the unit counted since the last take (reset() keeps counting: a unit serves one block
+  // after another), handed over and cleared. The runner of each mode takes them after every
+  // step or time slice of the warp and sums them into the launch's figures.
+  DivergenceCounters take_counters() {
+    const DivergenceCounters c = counters_;
+    counters_ = {};
+    return c;
+  }
+
+ protected:
+  DivergenceCounters counters_;
 };
 
 // What a unit is built from (sm.divergence and sm.yield_after of the configuration).

@@ -3,6 +3,10 @@
 // taken path, then the fall-through path on top, so the fall-through path runs first; an
 // entry is popped when its PC reaches its reconvergence PC. Calls push a boundary entry so
 // that a recursive activation can never match its caller's reconvergence PCs.
+// Statistics: a divergent branch marks the entry it turns into the reconvergence entry; when a
+// path arrives at the reconvergence point and that entry runs again with lanes besides the
+// arriving path's, the split paths merged: a reconvergence. (A path whose partner exited merges
+// with nothing.) The stack has no barriers and never yields, so those counts stay 0.
 #include <memory>
 #include <stdexcept>
 
@@ -19,7 +23,7 @@ class IpdomStack final : public DivergenceUnit {
  public:
   void reset(Warp& w, LaneMask lanes, ir::Pc entry) override {
     stack_.clear();
-    stack_.push_back({entry, ir::kNoPc, lanes, false});
+    stack_.push_back({entry, ir::kNoPc, lanes, false, false});
     sync(w);
   }
 
@@ -33,8 +37,10 @@ class IpdomStack final : public DivergenceUnit {
       return;
     }
     top.pc = reconverge;
-    stack_.push_back({target, reconverge, taken, false});
-    stack_.push_back({fallthrough, reconverge, not_taken, false});
+    top.split = true;
+    ++counters_.divergent_branches;
+    stack_.push_back({target, reconverge, taken, false, false});
+    stack_.push_back({fallthrough, reconverge, not_taken, false, false});
     sync(w);
   }
 
@@ -42,7 +48,7 @@ class IpdomStack final : public DivergenceUnit {
     stack_.back().pc = w.pc;  // the warp's PC is authoritative for the running path
     while (stack_.size() > 1 && stack_.back().pc == stack_.back().reconverge &&
            !stack_.back().is_call) {
-      stack_.pop_back();
+      pop(stack_.back().mask);
     }
     drop_empty();
     sync(w);
@@ -50,14 +56,14 @@ class IpdomStack final : public DivergenceUnit {
 
   void call(Warp& w, ir::Pc entry, ir::Pc return_pc) override {
     stack_.back().pc = return_pc;
-    stack_.push_back({entry, ir::kNoPc, stack_.back().mask, true});
+    stack_.push_back({entry, ir::kNoPc, stack_.back().mask, true, false});
     sync(w);
   }
 
   void return_from_call(Warp& w) override {
     if (stack_.empty() || !stack_.back().is_call)
       throw std::logic_error("ipdom-stack: return without a call entry on top");
-    stack_.pop_back();
+    pop(0);
     drop_empty();
     sync(w);
   }
@@ -88,12 +94,23 @@ class IpdomStack final : public DivergenceUnit {
     ir::Pc reconverge;
     LaneMask mask;
     bool is_call;
+    bool split;  // a divergent branch made this the reconvergence entry of its two paths
   };
+
+  // Pops the top entry, whose path arrived at its reconvergence point with `arriving` lanes (0:
+  // it is dropped for another reason). A split's reconvergence entry that comes back on top with
+  // other lanes as well is a reconvergence; the mark goes either way, since the entry runs now.
+  void pop(LaneMask arriving) {
+    stack_.pop_back();
+    Entry& top = stack_.back();
+    if (top.split && arriving != 0 && (top.mask & ~arriving) != 0) ++counters_.reconvergences;
+    top.split = false;
+  }
 
   // Paths whose lanes all exited disappear; a call entry emptied this way is left for the
   // engine to unwind (its frame must be popped too), so only plain entries are dropped here.
   void drop_empty() {
-    while (stack_.size() > 1 && stack_.back().mask == 0 && !stack_.back().is_call) stack_.pop_back();
+    while (stack_.size() > 1 && stack_.back().mask == 0 && !stack_.back().is_call) pop(0);
   }
 
   void sync(Warp& w) const {
