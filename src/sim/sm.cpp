@@ -459,8 +459,6 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     ++ws.in_flight;
     if (memory) ++ws.memory_in_flight;
   }
-  // What the step did to the divergence unit, as the functional runner takes it after a slice.
-  stats_.divergence += w.divergence->take_counters();
   if (t.long_latency) part.scheduler->on_long_latency(local);
   part.scheduler->on_issue(local, now);
   after_issue(slot, now, depth_before, t);
@@ -554,6 +552,9 @@ void Sm::finish_block(uint32_t cta_slot) {
     if (ws.warp->status != func::Warp::Status::Exited || ws.in_flight != 0) return;
   }
   for (uint32_t slot : c.warp_slots) {
+    // What the warp's divergence unit counted, taken once the warp is done (asking at every
+    // issue would reach into the unit, off the SM's own state, on the per-cycle path).
+    stats_.divergence += warps_[slot].warp->divergence->take_counters();
     warps_[slot].resident = false;
     Partition& part = partitions_[partition_of(slot)];
     part.resident.reset(local_of(slot));
