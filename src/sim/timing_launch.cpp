@@ -41,7 +41,8 @@ class Driver {
         memory_(launch.memory),
         memory_clock_(launch.memory_clock),
         watchdog_(launch.launch != nullptr && launch.launch->memory != nullptr ? &launch.launch->memory->memory()
-                                                                               : nullptr) {
+                                                                               : nullptr,
+                  launch.watchdog) {
     stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
     if (stepper_.threads() > 1)
