@@ -87,6 +87,28 @@ TEST(SpinWatchdog, TimingLimitReportsEveryStuckWarp) {
             "  block (1,0,0) warp 1: pc 5 active 0xffffffff running");
 }
 
+// A cooperative launch (every block resident, blocks taking turns) counts the same way.
+TEST(SpinWatchdog, CooperativeLaunchCountsTheSameWay) {
+  Engine engine(functional_options(10000));
+  const ModuleId m = engine.load_ptx(kCountingSpin, "counting_spin.ptx");
+  test::DeviceBuffer<uint32_t> flag(engine, std::vector<uint32_t>{0});
+  test::DeviceBuffer<uint32_t> out(engine, std::vector<uint32_t>{0});
+  LaunchOptions cooperative;
+  cooperative.cooperative = true;
+  const LaunchResult r =
+      engine.launch(m, "counting_spin", {2, 1, 1}, {64, 1, 1}, 0, {flag.arg(), out.arg()}, cooperative);
+  ASSERT_TRUE(r.fault.has_value());
+  EXPECT_EQ(r.fault->kind, "deadlock");
+  EXPECT_EQ(r.fault->message,
+            "deadlock in kernel 'counting_spin', block (0,0,0), thread (0,0,0), pc 5 (counting_spin.ptx:15): no "
+            "thread block of the launch finished within 10000 warp instructions (run.watchdog_limit_instructions): "
+            "a spin that never ends, or raise the limit\n"
+            "  block (0,0,0) warp 0: pc 5 active 0xffffffff running\n"
+            "  block (0,0,0) warp 1: pc 5 active 0xffffffff running\n"
+            "  block (1,0,0) warp 0: pc 5 active 0xffffffff running\n"
+            "  block (1,0,0) warp 1: pc 5 active 0xffffffff running");
+}
+
 // With the limit 0 the spin runs on; a Ctrl-C after 20000 traced instructions stops it, and the
 // report is the interrupted one, not the limit's.
 TEST(SpinWatchdog, LimitZeroNeverFires) {
