@@ -384,6 +384,7 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
     result.fault = make_report(*m, k, f.fault, f.cta, launch, options.warp_size);
     result.warp_instructions = f.warp_instructions;
     result.thread_instructions = f.thread_instructions;
+    result.timing = f.partial;  // an interrupted launch's figures so far; none for a fault
   }
 }
 

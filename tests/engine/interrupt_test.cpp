@@ -74,6 +74,7 @@ TEST(Interrupt, FunctionalLaunchReportsEveryResidentWarp) {
             "  block (2,0,0) warp 1: pc 2 active 0xffffffff running\n"
             "  block (2,0,0) warp 2: pc 2 active 0xffffffff running");
   EXPECT_GT(r.warp_instructions, 0u);
+  EXPECT_FALSE(r.timing.has_value());
 }
 
 TEST(Interrupt, TimingLaunchReportsEveryResidentWarp) {
@@ -94,6 +95,11 @@ TEST(Interrupt, TimingLaunchReportsEveryResidentWarp) {
             "  block (2,0,0) warp 1: pc 3 active 0xffffffff running\n"
             "  block (2,0,0) warp 2: pc 2 active 0xffffffff running");
   EXPECT_GT(r.warp_instructions, 0u);
+  // What the cycle-level model measured up to the cycle it stopped in, for --stats-json.
+  ASSERT_TRUE(r.timing.has_value());
+  EXPECT_GT(r.timing->cycles, 0u);
+  EXPECT_EQ(r.timing->end_cycle, r.timing->start_cycle + r.timing->cycles);
+  EXPECT_EQ(r.timing->warp_instructions, r.warp_instructions);
 }
 
 TEST(Interrupt, OutsideALaunchTheRequestIsRefusedAndForgotten) {
