@@ -15,6 +15,7 @@ struct SampleOptions {
   uint32_t elements = 1u << 20;
   std::shared_ptr<const config::GpuConfig> timing;  // set: run on the cycle-level model of this GPU
   uint32_t threads = 1;                             // host threads a launch runs on
+  config::GpuConfig::Run watchdog;                  // run.watchdog_* (timing mode reads `timing`'s)
 };
 
 // Runs the built-in sample (saxpy) on the engine and prints a summary to stderr.

@@ -64,6 +64,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& progr
   sample.elements = options.elements;
   if (options.mode == "timing") sample.timing = std::make_shared<const config::GpuConfig>(gpu);
   sample.threads = *threads;
+  sample.watchdog = gpu.run;
   return run_sample(sample);
 }
 

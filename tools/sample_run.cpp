@@ -15,6 +15,7 @@ int run_sample(const SampleOptions& options) {
   engine_options.warp_size = options.warp_size;
   engine_options.timing = options.timing;
   engine_options.sim_threads = options.threads;
+  engine_options.watchdog = options.watchdog;
   Engine engine(engine_options);
   const ModuleId module = engine.load_ptx(kSamplePtx, "saxpy.ptx");
 

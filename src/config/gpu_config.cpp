@@ -14,6 +14,7 @@ namespace lockstep::config {
 namespace {
 
 uint32_t u32(const ConfigValues& v, std::string_view key) { return static_cast<uint32_t>(v.get_int(key)); }
+uint64_t u64(const ConfigValues& v, std::string_view key) { return static_cast<uint64_t>(v.get_int(key)); }
 
 UnitTiming unit(const ConfigValues& v, std::string_view name) {
   UnitTiming u;
@@ -261,6 +262,12 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   t.block_launch_cycles = u32(v, "timing.block_launch_cycles");
   t.fold_immediate_moves = v.get_string("timing.immediate_moves") == "fold";
   t.kernel_overlap = v.get_string("timing.kernel_overlap") == "tail";
+
+  GpuConfig::Run& r = g.run;
+  r.watchdog_interval_cycles = u64(v, "run.watchdog_interval_cycles");
+  r.watchdog_limit_cycles = u64(v, "run.watchdog_limit_cycles");
+  r.watchdog_interval_instructions = u64(v, "run.watchdog_interval_instructions");
+  r.watchdog_limit_instructions = u64(v, "run.watchdog_limit_instructions");
   return g;
 }
 

@@ -132,6 +132,23 @@ struct GpuConfig {
     uint32_t block_launch_cycles = 0;  // timing.block_launch_cycles: from placement to first fetch
     bool kernel_overlap = false;       // timing.kernel_overlap: "tail" (true) or "serial"
   } timing;
+
+  // The deadlock watchdog of both modes (the [run] table; docs/functional-model.md and
+  // docs/timing-model.md, "No silent hang"). The initialisers are the presets' values, for
+  // callers that build options without a preset.
+  struct Run {
+    // Timing mode: cycles without a finished block before the first state hash; the interval
+    // then doubles, up to 64 times this.
+    uint64_t watchdog_interval_cycles = uint64_t{1} << 16;
+    // Timing mode: cycles without a finished block after which the launch fails as a deadlock
+    // even when no state repeats (0: no limit).
+    uint64_t watchdog_limit_cycles = uint64_t{1} << 32;
+    // Functional mode: warp instructions without a finished block between state hashes.
+    uint64_t watchdog_interval_instructions = uint64_t{1} << 20;
+    // Functional mode: warp instructions the resident blocks run without one finishing, after
+    // which the launch fails as a deadlock (0: no limit).
+    uint64_t watchdog_limit_instructions = uint64_t{1} << 38;
+  } run;
 };
 
 // Reads every field and checks the values against each other (a block must fit an SM, the

@@ -109,6 +109,22 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(choice("timing.kernel_overlap", {"serial", "tail"},
                      "serial: a launch starts when the one before has finished on every SM; tail: its blocks "
                      "may start on an SM as soon as that SM finished its blocks of the launch before"));
+
+  // The deadlock watchdog of both modes (docs/functional-model.md, docs/timing-model.md: "No
+  // silent hang"). A hard limit of 0 turns it off; the repeated-state check always runs.
+  s.push_back(integer("run.watchdog_interval_cycles", 1, int64_t{1} << 40,
+                      "timing mode: cycles without a finished block before the deadlock watchdog first hashes the "
+                      "launch's state (a state seen twice is a deadlock); the interval then doubles, up to 64 times "
+                      "this"));
+  s.push_back(integer("run.watchdog_limit_cycles", 0, int64_t{1} << 62,
+                      "timing mode: cycles without a finished block after which the launch fails as a deadlock "
+                      "even when its state never repeats (a spin that counts); 0: no limit"));
+  s.push_back(integer("run.watchdog_interval_instructions", 1, int64_t{1} << 40,
+                      "functional mode: warp instructions without a finished block between two hashes of the "
+                      "launch's state by the deadlock watchdog"));
+  s.push_back(integer("run.watchdog_limit_instructions", 0, int64_t{1} << 62,
+                      "functional mode: warp instructions the resident blocks run without one finishing, after "
+                      "which the launch fails as a deadlock even when its state never repeats; 0: no limit"));
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include "func/device_launches.h"
 #include "func/device_memory.h"
 #include "func/grid_runner.h"
+#include "func/interrupt.h"
 #include "func/kernel_binder.h"
 #include "func/shared_layout.h"
 #include "func/wave_runner.h"
@@ -115,6 +116,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
     options.divergence = options.timing->sm.divergence;
     options.yield_after = options.timing->sm.yield_after;
   }
+  if (options.timing) options.watchdog = options.timing->run;
   const std::vector<std::string>& units = func::divergence_unit_names();
   if (std::find(units.begin(), units.end(), options.divergence) == units.end()) {
     std::string known;
@@ -365,6 +367,7 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
   t.registers_per_thread = launch_options.registers_per_thread;
   t.registers_estimated = t.registers_per_thread == 0;
   t.all_resident = launch_options.cooperative;
+  t.watchdog = sim::watchdog_options(options.watchdog.watchdog_interval_cycles, options.watchdog.watchdog_limit_cycles);
   if (t.registers_estimated) t.registers_per_thread = sim::kEstimatedRegistersPerThread;
   if (progress) {
     t.on_block_done = [&](uint64_t done) {
@@ -383,6 +386,7 @@ void Engine::Impl::run_timing(LaunchResult& result, const LoadedModule* m, const
     result.warp_instructions = f.warp_instructions;
     result.thread_instructions = f.thread_instructions;
     result.divergence = f.divergence;
+    result.timing = f.partial;  // an interrupted launch's figures so far; none for a fault
   }
 }
 
@@ -412,6 +416,7 @@ LaunchResult Engine::launch(ModuleId module, std::string_view kernel_name, Dim3 
     throw std::invalid_argument("grid and block dimensions must be at least 1");
   const uint64_t threads = uint64_t{block.x} * block.y * block.z;
   if (threads > 1024) throw std::invalid_argument(fmt::format("block of {} threads exceeds 1024", threads));
+  const func::InterruptScope running;  // a Ctrl-C from here on stops this launch
   func::DeviceLaunches device_launches(options.pending_launch_limit, impl_->memory,
                                        [this](uint64_t function) { return impl_->kernel_param_size(function); });
   return impl_->launch_grid(m, index, grid, block, dynamic_shared, params, options, device_launches, 0);
@@ -543,7 +548,9 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
       return result;
     }
     try {
-      func::GridRunner grid_runner(bound, launch, {run_options, cta.shared_size, launch_options.instruction_budget},
+      func::GridRunner grid_runner(bound, launch,
+                                   {run_options, cta.shared_size, launch_options.instruction_budget,
+                                    options.watchdog.watchdog_limit_instructions},
                                    hook ? &hook : nullptr);
       try {
         grid_runner.run(counters, [&](uint64_t done) {
@@ -567,6 +574,9 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   }
   func::WaveRunOptions wave{run_options, cta.shared_size, options.resident_blocks, options.sim_threads};
   wave.parallel_commit = options.parallel_commit;
+  wave.hash_interval = options.watchdog.watchdog_interval_instructions;
+  wave.busy_hash_interval = options.watchdog.watchdog_interval_instructions;
+  wave.instruction_limit = options.watchdog.watchdog_limit_instructions;
   func::WaveRunner waves(bound, launch, wave, hook ? &hook : nullptr);
   try {
     waves.run(counters, [&](uint64_t done) {

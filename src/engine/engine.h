@@ -64,6 +64,9 @@ struct EngineOptions {
   std::string divergence = "branch-barrier";
   // sm.yield_after: backward branches in a row before a branch-barrier thread group yields.
   uint32_t yield_after = 64;
+  // run.watchdog_*: when a launch that finishes no block is reported as a deadlock (timing
+  // mode takes them from `timing`, as it takes sm.divergence).
+  config::GpuConfig::Run watchdog;
 };
 
 // One executed instruction, for traces (off unless a hook is set).

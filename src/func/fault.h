@@ -16,6 +16,7 @@ enum class FaultKind : uint8_t {
   Unsupported,     // an operation reached at run time that the engine does not model
   InvalidFree,     // device free() of an address malloc did not return
   MbarrierMisuse,  // an mbarrier operation on no barrier, or one its state cannot take
+  Interrupted,     // the user stopped the run (SIGINT, func/interrupt.h)
 };
 
 const char* to_string(FaultKind kind);

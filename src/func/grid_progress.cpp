@@ -83,10 +83,10 @@ std::string waiting_paths(const Warp& w) {
 
 }  // namespace
 
-LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located) {
+LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located, FaultKind kind) {
   constexpr size_t kMaxReportedWarps = 16;
   LaunchFault f;
-  f.fault.kind = FaultKind::Deadlock;
+  f.fault.kind = kind;
   f.fault.detail = std::move(detail);
   bool found = false;
   size_t stuck = 0;

@@ -51,7 +51,11 @@ struct StuckBlock {
 
 // The report of blocks that can never finish: every warp that has not exited, with its block,
 // PC and state (at most 16 listed, then how many more), located at the first of them. The
-// fault's block is `blocks[*located]`.
-LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located);
+// fault's block is `blocks[*located]`. `kind` Interrupted: the same report for a Ctrl-C.
+LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located,
+                         FaultKind kind = FaultKind::Deadlock);
+
+// The detail of an interrupted launch's report (func/interrupt.h), the same in both modes.
+inline constexpr const char* kInterruptedDetail = "stopped by SIGINT (Ctrl-C); the resident warps were here";
 
 }  // namespace lockstep::func

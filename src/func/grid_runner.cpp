@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "func/grid_progress.h"
+#include "func/interrupt.h"
 
 namespace lockstep::func {
 
@@ -45,6 +46,7 @@ void GridRunner::run(RunCounters& counters, const std::function<void(uint64_t)>&
   uint64_t done = 0;
   // Hashes of the states after each round of the current run of quiet rounds (rule 1).
   std::unordered_set<uint64_t> quiet_states;
+  uint64_t progress_at = 0;  // warp instructions when a block last finished
   for (;;) {
     const uint64_t writes_before = counters.global_writes;
     bool cta_exited = false;
@@ -63,6 +65,12 @@ void GridRunner::run(RunCounters& counters, const std::function<void(uint64_t)>&
       }
     }
     if (done == ctas_.size()) return;
+    if (interrupt_requested()) report_stuck(kInterruptedDetail, FaultKind::Interrupted);
+    if (cta_exited) progress_at = counters.warp_instructions;
+    if (options_.progress_limit != 0 && counters.warp_instructions - progress_at > options_.progress_limit)
+      report_stuck(fmt::format("no thread block of the launch finished within {} warp instructions "
+                               "(run.watchdog_limit_instructions): a spin that never ends, or raise the limit",
+                               options_.progress_limit));
     if (options_.instruction_budget != 0 && counters.warp_instructions > options_.instruction_budget)
       report_stuck(fmt::format("the cooperative launch ran {} warp instructions, more than its budget of {}, "
                                "without finishing",
@@ -89,7 +97,7 @@ uint64_t GridRunner::fingerprint() const {
   return h.value();
 }
 
-void GridRunner::report_stuck(std::string detail) const {
+void GridRunner::report_stuck(std::string detail, FaultKind kind) const {
   std::vector<StuckBlock> blocks;
   std::vector<uint32_t> linear;
   for (uint32_t i = 0; i < ctas_.size(); ++i) {
@@ -98,7 +106,7 @@ void GridRunner::report_stuck(std::string detail) const {
     linear.push_back(i);
   }
   size_t located = 0;
-  LaunchFault f = stuck_report(std::move(detail), blocks, &located);
+  LaunchFault f = stuck_report(std::move(detail), blocks, &located, kind);
   throw GridFault{std::move(f), linear.empty() ? 0 : linear[located]};
 }
 

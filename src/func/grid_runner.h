@@ -12,7 +12,9 @@
 //     global memory has not changed in between either, so the grid is in a cycle and would
 //     repeat it forever: a spin that nobody will release.
 //  2. Budget: more than `instruction_budget` warp instructions in the launch (a spin that
-//     changes registers, e.g. counts its iterations, never repeats a state).
+//     changes registers, e.g. counts its iterations, never repeats a state), or more than
+//     `progress_limit` since a block last finished (run.watchdog_limit_instructions).
+// A Ctrl-C (func/interrupt.h), polled after every round, fails the launch with the same report.
 // Either way the report lists every warp that has not exited, with its block, PC and state.
 #include <cstdint>
 #include <functional>
@@ -33,6 +35,7 @@ struct GridRunOptions {
   RunOptions run;
   uint32_t shared_size = 0;            // bytes of shared memory per CTA
   uint64_t instruction_budget = 0;     // warp instructions; 0 = no budget
+  uint64_t progress_limit = 0;         // warp instructions without a finished block; 0 = no limit
 };
 
 class GridRunner {
@@ -47,7 +50,7 @@ class GridRunner {
  private:
   struct LiveCta;
   uint64_t fingerprint() const;
-  [[noreturn]] void report_stuck(std::string detail) const;
+  [[noreturn]] void report_stuck(std::string detail, FaultKind kind = FaultKind::Deadlock) const;
 
   const BoundKernel& kernel_;
   GridRunOptions options_;

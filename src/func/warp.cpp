@@ -13,6 +13,7 @@ const char* to_string(FaultKind kind) {
     case FaultKind::Deadlock: return "deadlock";
     case FaultKind::Unsupported: return "unsupported operation";
     case FaultKind::MbarrierMisuse: return "invalid mbarrier operation";
+    case FaultKind::Interrupted: return "interrupted";
   }
   return "fault";
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "fmt/format.h"
 #include "func/grid_progress.h"
+#include "func/interrupt.h"
 
 namespace lockstep::func {
 
@@ -147,11 +149,11 @@ uint64_t WaveRunner::fingerprint() const {
   return h.value();
 }
 
-void WaveRunner::report_stuck(const char* why) {
+void WaveRunner::report_stuck(std::string why, FaultKind kind) {
   std::vector<StuckBlock> blocks;
   for (const Slot* s : occupied_) blocks.push_back({&s->cta, &s->runner->warps()});
   size_t located = 0;
-  LaunchFault f = stuck_report(why, blocks, &located);
+  LaunchFault f = stuck_report(std::move(why), blocks, &located, kind);
   fail(*occupied_[located], std::move(f));
 }
 
@@ -187,6 +189,11 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   }
   commit(counters);
 
+  // A Ctrl-C, whether or not blocks finish.
+  if (interrupt_requested()) {
+    take_counts(counters);
+    report_stuck(kInterruptedDetail, FaultKind::Interrupted);
+  }
   bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
   bool exited = false;
   for (const Slot* s : occupied_) exited |= s->exited;
@@ -194,6 +201,16 @@ void WaveRunner::run_epoch(RunCounters& counters) {
     busy_states_.clear();
     busy_instructions_ = 0;
     busy_interval_ = options_.busy_hash_interval;
+    since_exit_instructions_ = 0;
+  } else {
+    // The hard limit, for a spin whose state never repeats.
+    since_exit_instructions_ += sum_of(&RunCounters::warp_instructions) - instructions_before;
+    if (options_.instruction_limit != 0 && since_exit_instructions_ > options_.instruction_limit) {
+      take_counts(counters);
+      report_stuck(fmt::format("no thread block of the launch finished within {} warp instructions "
+                               "(run.watchdog_limit_instructions): a spin that never ends, or raise the limit",
+                               options_.instruction_limit));
+    }
   }
   if (!quiet || exited) {
     quiet_states_.clear();

@@ -28,7 +28,10 @@
 // (func/grid_runner.h, rule 1): an epoch in which no block exited and no instruction that may
 // write global memory ran is quiet; after every `hash_interval` warp instructions of a run of
 // quiet epochs the state of every resident block is hashed, and a hash seen before in the same
-// run means the launch repeats itself forever (a spin on a flag that nobody will set).
+// run means the launch repeats itself forever (a spin on a flag that nobody will set). A spin
+// whose state never repeats (it counts its iterations) is reported the same way once the resident
+// blocks have run `instruction_limit` warp instructions since a block last finished. A Ctrl-C
+// (func/interrupt.h), polled after every epoch, fails the launch with the same report.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -65,6 +68,10 @@ struct WaveRunOptions {
   // busy (atomics that change nothing, as the intra-warp lock under ipdom-stack runs).
   uint64_t busy_hash_interval = 1u << 20;
   uint64_t busy_memory_limit = uint64_t{64} << 20;
+  // run.watchdog_limit_instructions: warp instructions the resident blocks run, since the launch
+  // started or a block last finished, before the launch is reported as a deadlock (0: no limit).
+  // Checked after each epoch, so the report comes at most an epoch's instructions later.
+  uint64_t instruction_limit = 0;
 };
 
 // A fault in one block; `cta` is the state of the block it happened in.
@@ -100,7 +107,7 @@ class WaveRunner {
   uint64_t fingerprint() const;
   // Not quiet, but no block exited: the busy watchdog (WaveRunOptions::busy_hash_interval).
   void watch_busy(uint64_t instructions, RunCounters& counters);
-  [[noreturn]] void report_stuck(const char* why);
+  [[noreturn]] void report_stuck(std::string why, FaultKind kind = FaultKind::Deadlock);
   [[noreturn]] void fail(Slot& slot, LaunchFault fault);
 
   const BoundKernel& kernel_;
@@ -135,6 +142,7 @@ class WaveRunner {
   // (up to 64 times), so that a long block that writes memory all the time pays a vanishing
   // share for the check; a block exiting starts it again.
   uint64_t busy_interval_ = 0;
+  uint64_t since_exit_instructions_ = 0;  // since a block last finished, for instruction_limit
 };
 
 }  // namespace lockstep::func

@@ -9,6 +9,7 @@
 
 #include "config/config_error.h"
 #include "fmt/format.h"
+#include "runtime/interrupt_handler.h"
 
 namespace lockstep::runtime {
 
@@ -69,6 +70,7 @@ EngineOptions engine_options(const RuntimeOptions& o) {
   e.warp_size = o.warp_size;
   e.divergence = o.gpu.sm.divergence;
   e.yield_after = o.gpu.sm.yield_after;
+  e.watchdog = o.gpu.run;
   if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
   e.sim_threads = o.threads;
   e.memcheck = o.memcheck;
@@ -91,6 +93,7 @@ Runtime::Runtime(RuntimeOptions options, std::FILE* out, std::FILE* err)
     progress_.emplace(err_);
     engine_.set_progress([this](const LaunchProgress& p) { progress_->update(p); });
   }
+  install_interrupt_handler();
 }
 
 Runtime::~Runtime() { write_reports(); }
@@ -188,6 +191,13 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
                                    c.fault, c.timing, c.divergence});
   if (result.fault) {
     print(result.fault->message);
+    if (result.fault->kind == "interrupted") {
+      // Ctrl-C: the report is out; what was measured up to here still goes to --stats-json, and
+      // the program ends as an interrupted one does (without its exit handlers, as a signal would).
+      write_reports();
+      std::fflush(nullptr);
+      std::_Exit(kInterruptedExitStatus);
+    }
     sticky_ = fault_error(result.fault->kind);
     last_[std::this_thread::get_id()] = sticky_;
   }

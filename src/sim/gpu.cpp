@@ -28,7 +28,11 @@ KernelTiming Gpu::run(TimingLaunch t) {
   TimingLaunchResult r;
   try {
     r = run_timing_launch(t);
-  } catch (const TimingFault&) {
+  } catch (TimingFault& f) {
+    if (f.partial) {
+      f.partial->start_cycle = start;
+      f.partial->end_cycle = start + f.partial->cycles;
+    }
     memory_system_.reset();
     throw;
   }

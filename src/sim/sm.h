@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -65,6 +66,8 @@ struct TimingFault {
   uint64_t warp_instructions = 0;    // issued before the fault, the faulting one included
   uint64_t thread_instructions = 0;
   func::DivergenceCounters divergence;
+  // An interrupted launch (Ctrl-C): the figures up to the cycle it stopped in, for --stats-json.
+  std::optional<KernelTiming> partial;
 };
 
 class Sm {

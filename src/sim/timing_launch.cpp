@@ -41,7 +41,8 @@ class Driver {
         memory_(launch.memory),
         memory_clock_(launch.memory_clock),
         watchdog_(launch.launch != nullptr && launch.launch->memory != nullptr ? &launch.launch->memory->memory()
-                                                                               : nullptr) {
+                                                                               : nullptr,
+                  launch.watchdog) {
     stepping_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
     if (stepper_.threads() > 1)
@@ -60,7 +61,7 @@ class Driver {
 
   // Returns the last cycle.
   uint64_t run() {
-    uint64_t now = 0;
+    uint64_t& now = now_;
     while (true) {
       for (uint32_t i = 0; i < sms_.size(); ++i) {
         if (waiting_[i].empty() || available(i) > now) continue;
@@ -116,6 +117,7 @@ class Driver {
   }
 
   const std::vector<uint64_t>& sm_free() const { return free_; }
+  uint64_t now() const { return now_; }  // the cycle run() is in, or returned
 
  private:
   // A block for SM `sm` in `cycle`: a sleeping SM is charged its repeated cycles first, then wakes.
@@ -167,6 +169,7 @@ class Driver {
   const TimingLaunch& launch_;
   uint64_t total_blocks_;
   uint64_t done_ = 0;
+  uint64_t now_ = 0;
   std::vector<uint32_t> stepping_;  // this cycle: the SMs not idle, ascending
   std::vector<std::vector<uint64_t>> waiting_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
@@ -233,10 +236,36 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
   for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) driver.place(p, 0);
 
   const MemoryTiming memory_before = l.memory != nullptr ? memory_system_figures(*l.memory) : MemoryTiming{};
+  // The launch's figures once it has run through cycle `now`.
+  const auto figures = [&](uint64_t now) {
+    KernelTiming t;
+    t.cycles = now + 1;
+    t.warp_size = l.run.warp_size;
+    t.sm_count = gpu.gpu.sm_count;
+    t.schedulers_per_sm = gpu.sm.schedulers;
+    t.issue_width = gpu.sm.issue_width;
+    t.max_warps_per_sm = gpu.sm.max_warps;
+    t.blocks_per_sm = occupancy.blocks;
+    t.occupancy_limited_by = limit_names(occupancy.limited_by);
+    t.registers_per_thread = l.registers_per_thread;
+    t.registers_estimated = l.registers_estimated;
+    for (auto& sm : sms) {
+      sm->charge_idle_until(t.cycles);
+      sm->add_stats(t);
+    }
+    if (l.memory != nullptr) add_memory_system_difference(memory_system_figures(*l.memory), memory_before, t.memory);
+    return t;
+  };
   uint64_t now = 0;
   try {
     now = driver.run();
   } catch (TimingFault& f) {
+    if (f.fault.fault.kind == func::FaultKind::Interrupted) {
+      f.partial = figures(driver.now());
+      f.warp_instructions = f.partial->warp_instructions;
+      f.thread_instructions = f.partial->thread_instructions;
+      throw;
+    }
     KernelTiming partial;
     for (const auto& sm : sms) sm->add_stats(partial);
     f.warp_instructions = partial.warp_instructions;
@@ -244,23 +273,7 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     f.divergence = partial.divergence;
     throw;
   }
-
-  KernelTiming t;
-  t.cycles = now + 1;
-  t.warp_size = l.run.warp_size;
-  t.sm_count = gpu.gpu.sm_count;
-  t.schedulers_per_sm = gpu.sm.schedulers;
-  t.issue_width = gpu.sm.issue_width;
-  t.max_warps_per_sm = gpu.sm.max_warps;
-  t.blocks_per_sm = occupancy.blocks;
-  t.occupancy_limited_by = limit_names(occupancy.limited_by);
-  t.registers_per_thread = l.registers_per_thread;
-  t.registers_estimated = l.registers_estimated;
-  for (auto& sm : sms) {
-    sm->charge_idle_until(t.cycles);
-    sm->add_stats(t);
-  }
-  if (l.memory != nullptr) add_memory_system_difference(memory_system_figures(*l.memory), memory_before, t.memory);
+  KernelTiming t = figures(now);
   return {t, driver.sm_free(), l.memory_clock + now + 1};
 }
 

@@ -14,6 +14,7 @@
 #include "func/warp.h"
 #include "mem/memory_system.h"
 #include "sim/kernel_timing.h"
+#include "sim/launch_watchdog.h"
 #include "sim/sm.h"
 
 namespace lockstep::sim {
@@ -42,6 +43,9 @@ struct TimingLaunch {
   // never goes back, even when launches overlap).
   mem::MemorySystem* memory = nullptr;
   uint64_t memory_clock = 0;
+  // The deadlock watchdog's intervals and limit (run.watchdog_interval_cycles and
+  // run.watchdog_limit_cycles, through watchdog_options()).
+  WatchdogOptions watchdog;
 };
 
 struct TimingLaunchResult {

@@ -70,10 +70,10 @@ TEST(Overrides, MemoryKeysAreCheckedByName) {
 TEST(Overrides, UnknownTableListsTheTables) {
   EXPECT_EQ(error_of({"hbm.banks=4"}),
             "unknown configuration key 'hbm.banks' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
-            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, opcodes, timing)");
+            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, opcodes, timing, run)");
   EXPECT_EQ(error_of({"warp_size=4"}),
             "unknown configuration key 'warp_size' (tables: gpu, sm, pipeline.int, pipeline.fp32, pipeline.fp64, "
-            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, opcodes, timing)");
+            "pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, opcodes, timing, run)");
 }
 
 TEST(Overrides, BadValuesNameTheAcceptedValues) {

@@ -119,7 +119,7 @@ TEST(Presets, TextWithAnUnknownKeyOrBadValueNamesTheFile) {
   EXPECT_EQ(error_of([&] { parse_config_text(text + "[sm2]\nx = 1\n", "mine.toml"); }),
             "mine.toml: unknown configuration key 'sm2.x' (tables: gpu, sm, pipeline.int, pipeline.fp32, "
             "pipeline.fp64, pipeline.sfu, pipeline.tensor, pipeline.ldst, memory, l1, l2, interconnect, dram, icache, "
-            "opcodes, timing)");
+            "opcodes, timing, run)");
   const size_t at = text.find("sm_count = 2");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 12, "sm_count = 0");
