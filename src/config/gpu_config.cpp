@@ -254,6 +254,7 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   t.fetch_width = u32(v, "timing.fetch_width");
   t.collector_units = u32(v, "timing.collector_units");
   t.register_banks = u32(v, "timing.register_banks");
+  t.bank_reads_per_cycle = u32(v, "timing.bank_reads_per_cycle");
   t.bank_by_warp = v.get_string("timing.bank_mapping") == "warp-offset";
   t.writeback_ports = u32(v, "timing.writeback_ports");
   t.simt_push_cycles = u32(v, "timing.simt_push_cycles");

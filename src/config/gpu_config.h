@@ -123,6 +123,7 @@ struct GpuConfig {
     uint32_t fetch_width = 0;        // timing.fetch_width: instructions one fetch decodes
     uint32_t collector_units = 0;    // timing.collector_units: operand collectors per scheduler
     uint32_t register_banks = 0;     // timing.register_banks: register-file banks per scheduler
+    uint32_t bank_reads_per_cycle = 1;  // timing.bank_reads_per_cycle: operand reads a bank serves per cycle
     bool bank_by_warp = true;        // timing.bank_mapping: "warp-offset" (true) or "register"
     uint32_t writeback_ports = 0;    // timing.writeback_ports: results written per scheduler per cycle
     uint32_t simt_push_cycles = 0;   // timing.simt_push_cycles: cost of a SIMT-stack push

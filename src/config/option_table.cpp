@@ -92,7 +92,9 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("timing.collector_units", 1, 64,
                       "operand collector units per scheduler (instructions gathering operands at once)"));
   s.push_back(integer("timing.register_banks", 1, 64,
-                      "register-file banks per scheduler; each serves one operand read per cycle"));
+                      "register-file banks per scheduler"));
+  s.push_back(integer("timing.bank_reads_per_cycle", 1, 4,
+                      "32-bit operand reads one register bank serves per cycle (2 for a 64-bit-wide bank)"));
   s.push_back(choice("timing.bank_mapping", {"warp-offset", "register"},
                      "the bank of a register: warp-offset (register + the warp's slot) % banks, so warps reading "
                      "the same register use different banks; register: register % banks"));

@@ -4,6 +4,8 @@
 #define TOML_ENABLE_FORMATTERS 0
 #include <toml++/toml.h>
 
+#include <algorithm>
+
 #include "config/config_error.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
@@ -86,11 +88,12 @@ std::string_view preset_text(std::string_view name) {
   throw ConfigError(fmt::format("unknown GPU '{}' (accepted: {})", name, fmt::join(preset_names(), ", ")));
 }
 
-ConfigValues load_preset(std::string_view name) {
-  return parse_config_text(preset_text(name), fmt::format("configs/{}.toml", name));
-}
+namespace {
 
-ConfigValues parse_config_text(std::string_view text, std::string_view origin) {
+// The values of a config text: those of the preset it inherits from (top-level `inherits =
+// "<preset>"`, itself resolved the same way), overlaid with its own. `chain` holds the presets
+// being resolved, outermost first, to refuse a cycle.
+ConfigValues resolve(std::string_view text, std::string_view origin, std::vector<std::string>& chain) {
   toml::table root;
   try {
     root = toml::parse(text, origin);
@@ -99,10 +102,46 @@ ConfigValues parse_config_text(std::string_view text, std::string_view origin) {
                                   e.description()));
   }
   ConfigValues values;
+  if (const toml::node* base = root.get("inherits")) {
+    const auto* name = base->as_string();
+    if (name == nullptr) throw ConfigError(fmt::format("{}: inherits: expected the name of a preset, in quotes", origin));
+    if (std::find(chain.begin(), chain.end(), name->get()) != chain.end())
+      throw ConfigError(fmt::format("{}: inherits from '{}', which is already being read ({}): a cycle", origin,
+                                    name->get(), fmt::join(chain, " -> ")));
+    std::string_view base_text;
+    try {
+      base_text = preset_text(name->get());
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("{}: inherits: {}", origin, e.what()));
+    }
+    chain.push_back(name->get());
+    values = resolve(base_text, fmt::format("configs/{}.toml", name->get()), chain);
+    chain.pop_back();
+    root.erase("inherits");
+  }
   load_table(root, "", origin, values);
+  return values;
+}
+
+}  // namespace
+
+namespace {
+
+ConfigValues parse_complete(std::string_view text, std::string_view origin, std::vector<std::string> chain) {
+  ConfigValues values = resolve(text, origin, chain);
   for (const OptionSpec& spec : option_specs())
     if (!values.has(spec.key)) throw ConfigError(fmt::format("{}: missing key {}", origin, spec.key));
   return values;
+}
+
+}  // namespace
+
+ConfigValues load_preset(std::string_view name) {
+  return parse_complete(preset_text(name), fmt::format("configs/{}.toml", name), {std::string(name)});
+}
+
+ConfigValues parse_config_text(std::string_view text, std::string_view origin) {
+  return parse_complete(text, origin, {});
 }
 
 }  // namespace lockstep::config

@@ -15,8 +15,9 @@ std::vector<std::string> preset_names();
 ConfigValues load_preset(std::string_view name);
 // The TOML text of a preset file; throws as load_preset does for an unknown name.
 std::string_view preset_text(std::string_view name);
-// Parses TOML text holding every key (as a preset file does). `origin` names it in errors
-// ("configs/h100.toml: missing key sm.warp_size").
+// Parses TOML text holding every key (as a preset file does), or a top-level `inherits =
+// "<preset>"` and the keys that differ from that preset (which may inherit in turn). `origin`
+// names it in errors ("configs/h100.toml: missing key sm.warp_size").
 ConfigValues parse_config_text(std::string_view text, std::string_view origin);
 
 }  // namespace lockstep::config

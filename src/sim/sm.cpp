@@ -64,7 +64,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     part.scheduler = make_warp_scheduler(gpu.timing.warp_scheduler, {per_partition, gpu.timing.fetch_group_size});
     for (const config::UnitTiming* u : {&pipe.integer, &pipe.fp32, &pipe.fp64, &pipe.sfu, &pipe.tensor, &pipe.ldst})
       part.units.emplace_back(unit_options(*u));
-    part.bank_free.assign(gpu.timing.register_banks, 0);
+    part.banks.assign(gpu.timing.register_banks, {});
     part.collector_free.assign(gpu.timing.collector_units, 0);
     part.reasons.assign(per_partition, StallReason::kNoWarp);
     part.held.assign(per_partition, StallReason::kNotSelected);
@@ -422,16 +422,20 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, kind);
   }
 
-  // Operands through the register banks: one read per bank per cycle, from the issue cycle on.
-  const uint32_t banks = static_cast<uint32_t>(part.bank_free.size());
+  // Operands through the register banks: timing.bank_reads_per_cycle reads per bank per cycle,
+  // from the issue cycle on.
+  const uint32_t banks = static_cast<uint32_t>(part.banks.size());
+  const uint32_t reads_per_cycle = ctx_.gpu->timing.bank_reads_per_cycle;
   uint64_t last_read = now;
   for (const RegRange& r : t.operands.srcs()) {
     for (uint32_t i = 0; i < r.count; ++i) {
       const uint32_t reg = r.first + i;
       if (reg >= ctx_.regs.slot_count) continue;  // predicates have their own file
-      uint64_t& bank = part.bank_free[(ctx_.gpu->timing.bank_by_warp ? reg + local : reg) % banks];
-      const uint64_t read = std::max(now, bank);
-      bank = read + 1;
+      Partition::RegisterBank& bank = part.banks[(ctx_.gpu->timing.bank_by_warp ? reg + local : reg) % banks];
+      if (bank.cycle < now) bank = {now, 0};
+      if (bank.reads == reads_per_cycle) bank = {bank.cycle + 1, 0};
+      ++bank.reads;
+      const uint64_t read = bank.cycle;
       if (read > now) ++stats_.bank_conflicts;
       last_read = std::max(last_read, read);
     }

@@ -163,7 +163,12 @@ class Sm {
     explicit Partition(uint32_t warp_slots) : ready(warp_slots), resident(warp_slots) {}
     std::unique_ptr<WarpScheduler> scheduler;
     std::vector<ExecutionUnit> units;      // by UnitKind
-    std::vector<uint64_t> bank_free;       // cycle each register bank can serve a read
+    // Per register bank: the last cycle it served reads in, and how many (timing.bank_reads_per_cycle).
+    struct RegisterBank {
+      uint64_t cycle = 0;
+      uint32_t reads = 0;
+    };
+    std::vector<RegisterBank> banks;
     std::vector<uint64_t> collector_free;  // cycle each operand collector is free
     WarpSet ready;
     WarpSet resident;                      // local warp slots holding a warp

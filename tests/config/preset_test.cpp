@@ -2,6 +2,8 @@
 // unknown name lists the accepted ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/config_error.h"
 #include "config/gpu_config.h"
 #include "config/presets.h"
@@ -129,6 +131,60 @@ TEST(Presets, TextWithAnUnknownKeyOrBadValueNamesTheFile) {
 
 TEST(Presets, MalformedTomlGivesLineAndColumn) {
   EXPECT_EQ(error_of([] { parse_config_text("[gpu\n", "bad.toml"); }).substr(0, 10), "bad.toml:1");
+}
+
+}  // namespace
+}  // namespace lockstep::config
+
+namespace lockstep::config {
+namespace {
+
+std::string inherit_error(std::string_view text) {
+  try {
+    parse_config_text(text, "mine.toml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// configs/h200.toml names only what differs from the H100: every other key is the H100's.
+TEST(PresetInheritance, H200IsTheH100ButForItsMemory) {
+  const ConfigValues h100 = load_preset("h100"), h200 = load_preset("h200");
+  const std::vector<std::string> differ = {"gpu.name",     "gpu.memory_clock_mhz", "gpu.memory_bus_bits",
+                                           "gpu.global_memory_gib", "gpu.l2_kib", "gpu.pci_device_id",
+                                           "l2.slices",    "dram.channels",        "dram.t_rcd",
+                                           "dram.t_rp",    "dram.t_ras",           "dram.t_cl",
+                                           "dram.t_wl"};
+  size_t differing = 0;
+  for (const OptionSpec& spec : option_specs()) {
+    const bool listed = std::find(differ.begin(), differ.end(), spec.key) != differ.end();
+    EXPECT_EQ(h100.get(spec.key) != h200.get(spec.key), listed) << spec.key;
+    differing += listed;
+  }
+  EXPECT_EQ(differing, differ.size());
+  EXPECT_EQ(h200.get_int("dram.channels"), 96);
+  EXPECT_EQ(h200.get_string("timing.warp_scheduler"), "gto");
+}
+
+TEST(PresetInheritance, AUserTextMayInheritAndOverride) {
+  const ConfigValues mine = parse_config_text("inherits = \"h200\"\n[sm]\nmax_warps = 32\n", "mine.toml");
+  EXPECT_EQ(mine.get_int("sm.max_warps"), 32);
+  EXPECT_EQ(mine.get_int("dram.channels"), 96);          // from h200
+  EXPECT_EQ(mine.get_int("gpu.sm_count"), 132);          // from h100, through h200
+  EXPECT_EQ(make_gpu_config(mine, "mine").sm.max_warps, 32u);
+}
+
+TEST(PresetInheritance, BadBasesAreNamed) {
+  EXPECT_EQ(inherit_error("inherits = \"h300\"\n"),
+            "mine.toml: inherits: unknown GPU 'h300' (accepted: a100, fermi, h100, h200, teaching, v100)");
+  EXPECT_EQ(inherit_error("inherits = 100\n"), "mine.toml: inherits: expected the name of a preset, in quotes");
+  EXPECT_EQ(inherit_error("inherits = \"h100\"\n[sm]\nwarps = 1\n"),
+            "mine.toml: unknown configuration key 'sm.warps' (keys in [sm]: warp_size, max_threads_per_block, "
+            "max_threads, max_warps, max_blocks, registers, max_registers_per_block, max_registers_per_thread, "
+            "register_allocation_unit, warp_allocation_granularity, shared_memory_per_block, "
+            "shared_memory_per_block_optin, shared_memory, shared_allocation_unit, reserved_shared_memory, "
+            "schedulers, issue_width, divergence, yield_after)");
 }
 
 }  // namespace

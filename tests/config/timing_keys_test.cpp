@@ -113,7 +113,7 @@ TEST(TimingKeys, UnknownTimingKeyListsTheTimingKeys) {
   EXPECT_EQ(error_of({"timing.scheduler=gto"}),
             "unknown configuration key 'timing.scheduler' (keys in [timing]: warp_scheduler, fetch_group_size, "
             "scoreboard, rid_entries, ibuffer_entries, fetch_width, collector_units, register_banks, "
-            "bank_mapping, writeback_ports, immediate_moves, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
+            "bank_reads_per_cycle, bank_mapping, writeback_ports, immediate_moves, simt_push_cycles, simt_pop_cycles, cta_scheduler, block_launch_cycles, "
             "kernel_overlap)");
   EXPECT_EQ(error_of({"opcodes.integer=mov"}),
             "unknown configuration key 'opcodes.integer' (keys in [opcodes]: sfu, tensor, ldst, fp64, fp32, int)");

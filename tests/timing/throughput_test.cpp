@@ -73,6 +73,21 @@ TEST(Throughput, BankConflictsDelayDispatch) {
   EXPECT_EQ(extra(conflicting, conflicts), 16u * 2);
 }
 
+TEST(Throughput, WideBanksServeTwoReadsPerCycle) {
+  // BankConflictsDelayDispatch with timing.bank_reads_per_cycle = 2 (a 64-bit-wide bank, as on
+  // Volta and later): %f4, %f8 and %f12 in one bank read in 2 cycles instead of 3, so each FFMA
+  // of the chain waits 4 + 1 cycles, and one of its reads is a conflict.
+  auto engine = timing_engine(timing_gpu("teaching", {"icache.miss_latency=1", "timing.bank_reads_per_cycle=2"}));
+  auto extra = [&](const std::string& fma, auto field) {
+    return field(run_timed(*engine, repeated(fma, 32), 1, 8)) - field(run_timed(*engine, repeated(fma, 16), 1, 8));
+  };
+  const auto cycles = [](const sim::KernelTiming& t) { return t.cycles; };
+  const auto conflicts = [](const sim::KernelTiming& t) { return t.bank_conflicts; };
+  const std::string conflicting = "fma.rn.f32 %f4, %f4, %f8, %f12;";
+  EXPECT_EQ(extra(conflicting, cycles), 16u * 5);
+  EXPECT_EQ(extra(conflicting, conflicts), 16u * 1);
+}
+
 TEST(Throughput, BankMappingDecidesWhetherWarpsShareBanks) {
   // Each warp alternates an FFMA reading %f4, %f8, %f12 (slots 4, 8, 12: one bank, 3 cycles of
   // reads) with an integer add reading %r4, %r8 (slots 20, 24: the same bank) that another unit
