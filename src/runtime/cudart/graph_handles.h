@@ -36,17 +36,23 @@ inline bool valid_memset(const cudaMemsetParams& p) {
   return element_ok && p.dst != nullptr && (p.height <= 1 || p.pitch >= p.width * p.elementSize);
 }
 
-// The node of executable graph `exec` made from `node` (a node of the graph instantiated) when
-// it records an operation of type T; nullptr otherwise.
-template <class T>
-T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
+// The node of executable graph `exec` made from `node` (a node of the graph instantiated);
+// nullptr when either handle is unknown or the node came after the instantiation.
+inline GraphNode* exec_node(cudaGraphExec_t exec, cudaGraphNode_t node) {
   const RuntimeHandle r = process_runtime();
   GraphTable& table = r->graph_table();
   GraphExec* e = table.exec(exec);
   Graph* owner = nullptr;
   GraphNode* original = table.node(node, &owner);
   if (e == nullptr || original == nullptr || owner != e->source || original->index >= e->graph.size()) return nullptr;
-  return std::get_if<T>(&e->graph.node(original->index).op);
+  return &e->graph.node(original->index);
+}
+
+// exec_node's node when it records an operation of type T; nullptr otherwise.
+template <class T>
+T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
+  GraphNode* n = exec_node(exec, node);
+  return n == nullptr ? nullptr : std::get_if<T>(&n->op);
 }
 
 // Adds a node to `graph` after `dependencies`; *node receives its handle.
