@@ -2,12 +2,11 @@
 // cudaGraphNodeParams. Each type goes to its own setter (graph_query_api.cpp,
 // graph_params_api.cpp, graph_exec_api.cpp), so the generic and typed forms check and change
 // alike. The type named must be the node's own; a node's type never changes.
+#include <utility>
+
 #include "cudart/graph_handles.h"
 
-using lockstep::runtime::GraphNode;
-using lockstep::runtime::node_type;
-using lockstep::runtime::process_runtime;
-using lockstep::runtime::RuntimeHandle;
+using namespace lockstep::runtime;
 
 namespace {
 
@@ -32,6 +31,19 @@ cudaMemsetParams memset_v1(const cudaMemsetParamsV2& m) {
 }
 
 cudaHostNodeParams host_v1(const cudaHostNodeParamsV2& h) { return cudaHostNodeParams{h.fn, h.userData}; }
+
+// CUDA has no per-type setter for a child-graph node of a graph: the node takes a copy of the
+// new child, checked as cudaGraphAddChildGraphNode checks one.
+cudaError_t set_child(cudaGraphNode_t node, cudaGraph_t child) {
+  const RuntimeHandle r = process_runtime();
+  Graph* owner = nullptr;
+  GraphNode* n = r->graph_table().node(node, &owner);
+  ChildGraphNodeOp op;
+  if (child_graph_op(child, graph_handle(*owner), op) != cudaSuccess)
+    return invalid();
+  n->op = std::move(op);
+  return cudaSuccess;
+}
 
 }  // namespace
 
@@ -59,7 +71,7 @@ extern "C" cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNod
     case cudaGraphNodeTypeEventRecord: return cudaGraphEventRecordNodeSetEvent(node, p.eventRecord.event);
     case cudaGraphNodeTypeMemAlloc:
     case cudaGraphNodeTypeMemFree: return not_supported();
-    case cudaGraphNodeTypeGraph: return gap("cudaGraphNodeSetParams of a child-graph node");
+    case cudaGraphNodeTypeGraph: return guarded([&] { return set_child(node, p.graph.graph); });
     case cudaGraphNodeTypeConditional: return gap("cudaGraphNodeSetParams of a conditional node");
     default: return invalid();
   }
@@ -69,7 +81,7 @@ extern "C" cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNod
 extern "C" cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
                                                   cudaGraphNodeParams* nodeParams) {
   const RuntimeHandle r = process_runtime();
-  const GraphNode* n = lockstep::runtime::exec_node(graphExec, node);
+  const GraphNode* n = exec_node(graphExec, node);
   if (n == nullptr || nodeParams == nullptr || nodeParams->type != node_type(n->op)) return invalid();
   const cudaGraphNodeParams& p = *nodeParams;
   switch (p.type) {
