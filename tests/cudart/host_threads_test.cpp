@@ -1,53 +1,17 @@
 // The stand-in libcudart's C entry points called from 8 host threads at once: each creates a
 // stream, allocates, copies, launches, enqueues a host function, synchronises and frees, over
 // and over. Built with ThreadSanitizer in CI (scripts/test.sh), this is where a race in the
-// runtime would show. The kernel comes from a committed fat binary, registered as nvcc's
-// start-up code registers it: scale(float* x, float a, int n): x[i] = x[i] * a + c_tab[i & 3],
-// c_tab = {1, 2, 3, 4} (tests/runtime/data/scale.cu).
+// runtime would show. The kernel is scale (cudart/scale_kernel.h).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
-#include "runtime/fatbin_test_data.h"
-
-extern "C" {
-void** __cudaRegisterFatBinary(void* fatCubin);
-void __cudaRegisterFatBinaryEnd(void** fatCubinHandle);
-void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
-                            int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
-}
+#include "cudart/scale_kernel.h"
 
 namespace lockstep::test {
 namespace {
-
-struct Wrapper {  // __fatBinC_Wrapper_t
-  int magic = 0x466243b1;
-  int version = 1;
-  const void* data = nullptr;
-  void* unused = nullptr;
-};
-
-// Stands for the kernel's host stub: only its address matters.
-const char kScaleStub = 0;
-
-// Registers the scale kernel once for the whole test program, as static constructors would.
-void register_scale() {
-  static const std::vector<uint8_t> image = read_data_file("ptx80_ptx90.fatbin");
-  static Wrapper wrapper;
-  static const bool done = [] {
-    wrapper.data = image.data();
-    void** handle = __cudaRegisterFatBinary(&wrapper);
-    char name[] = "_Z5scalePffi";
-    __cudaRegisterFunction(handle, &kScaleStub, name, name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
-    __cudaRegisterFatBinaryEnd(handle);
-    return true;
-  }();
-  (void)done;
-}
 
 void CUDART_CB count_call(void* data) { static_cast<std::atomic<int>*>(data)->fetch_add(1); }
 
@@ -75,7 +39,7 @@ TEST(HostThreads, EightThreadsAllocateCopyLaunchAndSynchroniseAtOnce) {
         cudaLaunchHostFunc(stream, count_call, &host_calls);
         cudaMemcpyAsync(out.data(), d, kN * sizeof(float), cudaMemcpyDeviceToHost, stream);
         cudaStreamSynchronize(stream);
-        for (int i = 0; i < kN; ++i) wrong[id] += out[i] != x[i] * a + static_cast<float>(i % 4 + 1);
+        for (int i = 0; i < kN; ++i) wrong[id] += out[i] != scaled(x[i], a, i);
         cudaFree(d);
       }
       if (id == 5) cudaMalloc(nullptr, 16);  // an error of this thread alone

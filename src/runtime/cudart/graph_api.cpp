@@ -101,13 +101,10 @@ extern "C" cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGr
 extern "C" cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                                   cudaGraph_t childGraph) {
-  Graph* child = process_runtime()->graph_table().graph(childGraph);
-  if (child == nullptr || childGraph == graph) return invalid();
-  if (!child->topological_order()) return invalid();  // a cycle could never run
-  if (has_memory_nodes(*child)) return invalid();  // CUDA: a graph with memory nodes cannot be a child
   return guarded([&] {
-    return add_graph_node(pGraphNode, graph, pDependencies, numDependencies,
-                          ChildGraphNodeOp{std::make_shared<const Graph>(*child)});
+    ChildGraphNodeOp op;
+    if (child_graph_op(childGraph, graph, op) != cudaSuccess) return invalid();
+    return add_graph_node(pGraphNode, graph, pDependencies, numDependencies, std::move(op));
   });
 }
 

@@ -1,6 +1,7 @@
 // Executable graphs: instantiation (a snapshot of the graph and its topological order),
 // launch (the nodes run now, in that order), parameter updates and cudaGraphExecUpdate.
 #include <algorithm>
+#include <memory>
 
 #include "cudart/graph_handles.h"
 
@@ -133,6 +134,22 @@ extern "C" cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphEx
     return process_runtime()->kernel_node(*k, p.func, Dim3{p.gridDim.x, p.gridDim.y, p.gridDim.z},
                                          Dim3{p.blockDim.x, p.blockDim.y, p.blockDim.z}, p.sharedMemBytes,
                                          p.kernelParams, p.extra);
+  });
+}
+
+// The executable graph's copy of the child graph takes `childGraph`'s parameters; CUDA asks
+// for the same topology and node order, as cudaGraphExecUpdate does for a whole graph. The
+// copy is replaced, not changed: the graph's own node shares the old one.
+extern "C" cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                            cudaGraph_t childGraph) {
+  ChildGraphNodeOp* c = exec_node_op<ChildGraphNodeOp>(hGraphExec, node);
+  const Graph* child = process_runtime()->graph_table().graph(childGraph);
+  if (c == nullptr || child == nullptr) return invalid();
+  cudaGraphExecUpdateResult why = cudaGraphExecUpdateSuccess;
+  if (!same_topology(*c->graph, *child, why)) return invalid();
+  return guarded([&] {
+    c->graph = std::make_shared<const Graph>(*child);
+    return cudaSuccess;
   });
 }
 

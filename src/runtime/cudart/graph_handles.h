@@ -2,6 +2,7 @@
 // Shared by the graph entry points: CUDA's opaque graph handles are the addresses of the
 // Runtime's GraphTable objects (Graph, GraphNode, GraphExec).
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "cudart/process_runtime.h"
@@ -36,17 +37,33 @@ inline bool valid_memset(const cudaMemsetParams& p) {
   return element_ok && p.dst != nullptr && (p.height <= 1 || p.pitch >= p.width * p.elementSize);
 }
 
-// The node of executable graph `exec` made from `node` (a node of the graph instantiated) when
-// it records an operation of type T; nullptr otherwise.
-template <class T>
-T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
+// The node of executable graph `exec` made from `node` (a node of the graph instantiated);
+// nullptr when either handle is unknown or the node came after the instantiation.
+inline GraphNode* exec_node(cudaGraphExec_t exec, cudaGraphNode_t node) {
   const RuntimeHandle r = process_runtime();
   GraphTable& table = r->graph_table();
   GraphExec* e = table.exec(exec);
   Graph* owner = nullptr;
   GraphNode* original = table.node(node, &owner);
   if (e == nullptr || original == nullptr || owner != e->source || original->index >= e->graph.size()) return nullptr;
-  return std::get_if<T>(&e->graph.node(original->index).op);
+  return &e->graph.node(original->index);
+}
+
+// exec_node's node when it records an operation of type T; nullptr otherwise.
+template <class T>
+T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
+  GraphNode* n = exec_node(exec, node);
+  return n == nullptr ? nullptr : std::get_if<T>(&n->op);
+}
+
+// The operation of a child-graph node of `parent` that runs a copy of `child` (taken now, as
+// CUDA does); cudaErrorInvalidValue for what CUDA refuses: an unknown graph, the parent itself,
+// a cycle (it could never run), memory nodes (a graph with them cannot be a child).
+inline cudaError_t child_graph_op(cudaGraph_t child, cudaGraph_t parent, ChildGraphNodeOp& op) {
+  const Graph* g = process_runtime()->graph_table().graph(child);
+  if (g == nullptr || child == parent || !g->topological_order() || has_memory_nodes(*g)) return cudaErrorInvalidValue;
+  op.graph = std::make_shared<const Graph>(*g);
+  return cudaSuccess;
 }
 
 // Adds a node to `graph` after `dependencies`; *node receives its handle.
