@@ -168,11 +168,11 @@ TEST(PresetInheritance, H200IsTheH100ButForItsMemory) {
 }
 
 TEST(PresetInheritance, AUserTextMayInheritAndOverride) {
-  const ConfigValues mine = parse_config_text("inherits = \"h200\"\n[sm]\nmax_warps = 32\n", "mine.toml");
-  EXPECT_EQ(mine.get_int("sm.max_warps"), 32);
+  const ConfigValues mine = parse_config_text("inherits = \"h200\"\n[sm]\nmax_blocks = 16\n", "mine.toml");
+  EXPECT_EQ(mine.get_int("sm.max_blocks"), 16);
   EXPECT_EQ(mine.get_int("dram.channels"), 96);          // from h200
   EXPECT_EQ(mine.get_int("gpu.sm_count"), 132);          // from h100, through h200
-  EXPECT_EQ(make_gpu_config(mine, "mine").sm.max_warps, 32u);
+  EXPECT_EQ(make_gpu_config(mine, "mine").sm.max_blocks, 16u);
 }
 
 TEST(PresetInheritance, BadBasesAreNamed) {
@@ -180,11 +180,11 @@ TEST(PresetInheritance, BadBasesAreNamed) {
             "mine.toml: inherits: unknown GPU 'h300' (accepted: a100, fermi, h100, h200, teaching, v100)");
   EXPECT_EQ(inherit_error("inherits = 100\n"), "mine.toml: inherits: expected the name of a preset, in quotes");
   EXPECT_EQ(inherit_error("inherits = \"h100\"\n[sm]\nwarps = 1\n"),
-            "mine.toml: unknown configuration key 'sm.warps' (keys in [sm]: warp_size, max_threads_per_block, "
-            "max_threads, max_warps, max_blocks, registers, max_registers_per_block, max_registers_per_thread, "
-            "register_allocation_unit, warp_allocation_granularity, shared_memory_per_block, "
-            "shared_memory_per_block_optin, shared_memory, shared_allocation_unit, reserved_shared_memory, "
-            "schedulers, issue_width, divergence, yield_after)");
+            "mine.toml: unknown configuration key 'sm.warps' (keys in [sm]: warp_size, max_threads, max_warps, "
+            "max_blocks, registers, register_alloc_unit, register_alloc_granularity, max_registers_per_thread, "
+            "max_registers_per_block, shared_kib, shared_per_block_kib, shared_per_block_optin_kib, "
+            "shared_alloc_unit, shared_reserved_per_block, shared_carveouts_kib, max_threads_per_block, schedulers, "
+            "issue_width, divergence, yield_after)");
 }
 
 }  // namespace

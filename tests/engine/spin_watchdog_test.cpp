@@ -82,9 +82,9 @@ TEST(SpinWatchdog, TimingLimitReportsEveryStuckWarp) {
             "thread block of the launch finished within 20000 cycles (run.watchdog_limit_cycles): a spin that "
             "never ends, or raise the limit\n"
             "  block (0,0,0) warp 0: pc 6 active 0xffffffff running\n"
-            "  block (0,0,0) warp 1: pc 5 active 0xffffffff running\n"
+            "  block (0,0,0) warp 1: pc 6 active 0xffffffff running\n"
             "  block (1,0,0) warp 0: pc 6 active 0xffffffff running\n"
-            "  block (1,0,0) warp 1: pc 5 active 0xffffffff running");
+            "  block (1,0,0) warp 1: pc 6 active 0xffffffff running");
 }
 
 // A cooperative launch (every block resident, blocks taking turns) counts the same way.

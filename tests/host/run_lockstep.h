@@ -51,7 +51,8 @@ inline std::string host_program(const std::string& name) {
 }
 #endif
 
-// Every stderr line is a kernel summary (in timing mode also its figures lines and the total):
+// Every stderr line is a kernel summary (its divergence line; in timing mode also its figures
+// lines and the total):
 // nothing unsupported, no fault, no load failure.
 inline void expect_only_kernel_summaries(const std::string& err) {
   size_t start = 0;
@@ -59,7 +60,8 @@ inline void expect_only_kernel_summaries(const std::string& err) {
     const size_t end = err.find('\n', start);
     const std::string line = err.substr(start, end - start);
     const bool summary = line.rfind("lockstep: kernel ", 0) == 0 || line.rfind("lockstep:   cycles ", 0) == 0 ||
-                         line.rfind("lockstep:   memory: ", 0) == 0 || line.rfind("lockstep: total cycles ", 0) == 0;
+                         line.rfind("lockstep:   memory: ", 0) == 0 || line.rfind("lockstep:   divergence: ", 0) == 0 ||
+                         line.rfind("lockstep: total cycles ", 0) == 0;
     EXPECT_TRUE(summary) << line;
     if (end == std::string::npos) break;
     start = end + 1;
