@@ -235,7 +235,8 @@ class Sm {
   // Instruction-cache lines the hierarchy brought: they hit from now on, and the warps waiting on
   // them fetch.
   void take_instruction_fills(uint64_t now);
-  // `cta_barrier`: the instruction was a CTA barrier (InstTiming::cta_barrier).
+  // After the warp in `slot` issued the instruction `t`: folded moves, flushes, SIMT-stack costs,
+  // held reasons (exit, barrier), deadlock check and block retirement.
   void after_issue(uint32_t slot, uint64_t now, size_t depth_before, const InstTiming& t);
   void flush(uint32_t slot);
   // Runs the folded moves (InstTiming::folded) at the warp's PC, then flushes the I-buffer when
