@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "chase_order.h"
 #include "config/gpu_config.h"
 #include "engine/engine.h"
 #include "fmt/format.h"
@@ -22,6 +22,8 @@ namespace {
 
 using lockstep::Engine;
 using lockstep::KernelArg;
+using lockstep::bench::chase_order;
+using lockstep::bench::shared_chase_chain;
 
 struct Published {
   double shared_lo, shared_hi, l1_lo, l1_hi, l2_lo, l2_hi, dram_lo, dram_hi;
@@ -47,23 +49,11 @@ struct Bench {
     return c;
   }
 
-  // A chain over `lines` distinct 128-byte lines of a `footprint`-byte buffer, in random order.
+  // A chain over `lines` distinct 128-byte lines of a `footprint`-byte buffer, in random order
+  // (chase_order.h: the same as bench/hw/measure.cu's on hardware).
   uint64_t chase(uint64_t footprint, uint64_t lines, int steps, int warm_steps, uint32_t seed) {
     const uint64_t buffer = engine.malloc(footprint);
-    const uint64_t total_lines = footprint / 128;
-    std::mt19937_64 rng(seed);
-    std::vector<uint64_t> order;
-    if (lines == total_lines) {
-      order.resize(lines);
-      for (uint64_t i = 0; i < lines; ++i) order[i] = i;
-      std::shuffle(order.begin(), order.end(), rng);
-    } else {
-      std::vector<bool> used(total_lines);
-      while (order.size() < lines) {
-        const uint64_t l = rng() % total_lines;
-        if (!used[l]) used[l] = true, order.push_back(l);
-      }
-    }
+    const std::vector<uint64_t> order = chase_order(footprint, lines, seed);
     for (uint64_t i = 0; i < lines; ++i) {
       const uint64_t next = buffer + order[(i + 1) % lines] * 128;
       engine.copy_to_device(buffer + order[i] * 128, &next, sizeof next);
@@ -77,11 +67,7 @@ struct Bench {
   }
 
   uint64_t shared_chase(int words, int steps) {
-    std::vector<uint32_t> perm(static_cast<size_t>(words));
-    for (int i = 0; i < words; ++i) perm[i] = static_cast<uint32_t>(i);
-    std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
-    std::vector<uint32_t> chain(perm.size());
-    for (size_t i = 0; i < perm.size(); ++i) chain[perm[i]] = perm[(i + 1) % perm.size()];
+    const std::vector<uint32_t> chain = shared_chase_chain(words);
     const uint64_t d = engine.malloc(chain.size() * 4);
     engine.copy_to_device(d, chain.data(), chain.size() * 4);
     engine.launch(module, "shared_chase", {1, 1, 1}, {128, 1, 1}, static_cast<uint32_t>(words * 4),

@@ -4,13 +4,12 @@
 // and run by bench/hw/run_on_gpu.sh, whose output is committed in bench/hw/results/.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <vector>
 
+#include "../chase_order.h"
 #include "../kernels/bench.cu"
 #include "../kernels/memory.cu"
 
@@ -32,25 +31,11 @@ unsigned long long read_cycles() {
   return c;
 }
 
-// The same chain as bench/memory_bench.cpp: `lines` distinct 128-byte lines of a `footprint`-byte
-// buffer in random order; `warm_steps` untimed steps first.
+// The same chain as bench/memory_bench.cpp (bench/chase_order.h); `warm_steps` untimed steps first.
 unsigned long long chase(uint64_t footprint, uint64_t lines, int steps, int warm_steps, uint32_t seed) {
   char* buffer = nullptr;
   CHECK(cudaMalloc(&buffer, footprint));
-  const uint64_t total_lines = footprint / 128;
-  std::mt19937_64 rng(seed);
-  std::vector<uint64_t> order;
-  if (lines == total_lines) {
-    order.resize(lines);
-    for (uint64_t i = 0; i < lines; ++i) order[i] = i;
-    std::shuffle(order.begin(), order.end(), rng);
-  } else {
-    std::vector<bool> used(total_lines);
-    while (order.size() < lines) {
-      const uint64_t l = rng() % total_lines;
-      if (!used[l]) used[l] = true, order.push_back(l);
-    }
-  }
+  const std::vector<uint64_t> order = lockstep::bench::chase_order(footprint, lines, seed);
   std::vector<uint64_t> image(footprint / 8, 0);
   for (uint64_t i = 0; i < lines; ++i)
     image[order[i] * 16] = reinterpret_cast<uint64_t>(buffer) + order[(i + 1) % lines] * 128;
@@ -63,11 +48,7 @@ unsigned long long chase(uint64_t footprint, uint64_t lines, int steps, int warm
 }
 
 unsigned long long shared_chase_cycles(int words, int steps) {
-  std::vector<uint32_t> perm(static_cast<size_t>(words));
-  for (int i = 0; i < words; ++i) perm[i] = static_cast<uint32_t>(i);
-  std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
-  std::vector<uint32_t> chain(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) chain[perm[i]] = perm[(i + 1) % perm.size()];
+  const std::vector<uint32_t> chain = lockstep::bench::shared_chase_chain(words);
   uint32_t* d = nullptr;
   CHECK(cudaMalloc(&d, chain.size() * 4));
   CHECK(cudaMemcpy(d, chain.data(), chain.size() * 4, cudaMemcpyHostToDevice));
