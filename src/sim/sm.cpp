@@ -6,7 +6,6 @@
 
 #include "fmt/format.h"
 #include "func/step.h"
-#include "sim/memory_figures.h"
 
 namespace lockstep::sim {
 
@@ -519,27 +518,6 @@ void Sm::end_barrier_holds(uint32_t cta_slot) {
   }
 }
 
-uint32_t Sm::next_unfolded(uint32_t pc) const {
-  const std::vector<InstTiming>& timing = *ctx_.timing;
-  while (pc < timing.size() && timing[pc].folded) ++pc;
-  return pc;
-}
-
-void Sm::run_folded(uint32_t slot) {
-  WarpSlot& ws = warps_[slot];
-  func::Warp& w = *ws.warp;
-  const std::vector<InstTiming>& timing = *ctx_.timing;
-  while (w.status != func::Warp::Status::Exited && w.pc < timing.size() && timing[w.pc].folded) {
-    const func::ExecInst& in = ctx_.kernel->code[w.pc];
-    const func::LaneMask lanes = func::guarded_lanes(in, w);
-    ++stats_.warp_instructions;  // executed, as functional mode counts it, though never issued
-    stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
-    func::execute(in, w, lanes);  // a register write of a constant: nothing that can fault
-  }
-  if (w.status == func::Warp::Status::Exited) return;
-  if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != w.pc : ws.fetch_pc != w.pc) flush(slot);
-}
-
 void Sm::flush(uint32_t slot) {
   WarpSlot& ws = warps_[slot];
   ibuffer_.flush(slot, [&](const IBufferEntry& e) { scoreboard_->discard(slot, e.token); });
@@ -572,25 +550,6 @@ void Sm::finish_block(uint32_t cta_slot) {
   finished_.push_back(c.block);
 }
 
-uint64_t Sm::next_change(uint64_t now) const {
-  uint64_t next = UINT64_MAX;
-  if (!completions_.empty()) next = completions_.top().cycle;
-  if (ldst_ != nullptr) next = std::min(next, ldst_->next_event(now));
-  auto later = [&](uint64_t t) {
-    if (t > now) next = std::min(next, t);
-  };
-  for (const WarpSlot& ws : warps_) {
-    if (!ws.resident) continue;
-    later(ws.fetch_ready);
-    later(ws.ready_at);
-  }
-  for (const Partition& part : partitions_) {
-    for (const ExecutionUnit& u : part.units) later(u.next_free_cycle());
-    for (uint64_t c : part.collector_free) later(c);
-  }
-  return next;
-}
-
 void Sm::fail(uint32_t cta_slot, func::LaunchFault fault) const {
   TimingFault f;
   f.fault = std::move(fault);
@@ -599,43 +558,6 @@ void Sm::fail(uint32_t cta_slot, func::LaunchFault fault) const {
   f.cta.ctaid[2] = ctas_[cta_slot].cta.ctaid[2];
   f.cta.linear_id = ctas_[cta_slot].cta.linear_id;
   throw f;
-}
-
-void Sm::hash_state(func::StateHasher& h) const {
-  for (const CtaSlot& c : ctas_) {
-    if (!c.busy) continue;
-    h.add(c.cta.linear_id);
-    h.add_cta(c.cta);
-    for (const func::Warp& w : c.runner->warps()) h.add_warp(w, *ctx_.kernel);
-  }
-}
-
-void Sm::stuck_blocks(std::vector<func::StuckBlock>& out) const {
-  for (const CtaSlot& c : ctas_)
-    if (c.busy) out.push_back({&c.cta, &c.runner->warps()});
-}
-
-void Sm::add_stats(KernelTiming& total) const {
-  total.warp_instructions += stats_.warp_instructions;
-  total.thread_instructions += stats_.thread_instructions;
-  total.divergence += stats_.divergence;
-  total.resident_warp_cycles += stats_.resident_warp_cycles;
-  total.active_sm_cycles += stats_.active_sm_cycles;
-  for (size_t i = 0; i < kStallReasonCount; ++i) {
-    total.warp_stalls[i] += stats_.warp_stalls[i];
-    total.scheduler_stalls[i] += stats_.scheduler_stalls[i];
-  }
-  total.icache_hits += icache_.stats().hits;
-  total.icache_misses += icache_.stats().misses;
-  if (ldst_ != nullptr) add_ldst_figures(*ldst_, total.memory);
-  total.bank_conflicts += stats_.bank_conflicts;
-  total.bank_conflict_cycles += stats_.bank_conflict_cycles;
-  for (const Partition& part : partitions_) {
-    for (size_t u = 0; u < kUnitKindCount; ++u) {
-      total.units[u].warp_instructions += part.units[u].stats().warp_instructions;
-      total.units[u].busy_cycles += part.units[u].stats().busy_cycles;
-    }
-  }
 }
 
 }  // namespace lockstep::sim

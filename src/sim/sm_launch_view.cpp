@@ -1,0 +1,66 @@
+// What the launch reads of an SM between cycles: when it can next change (idle skipping), its
+// functional state for the deadlock watchdog and reports, and its figures.
+#include <algorithm>
+
+#include "sim/memory_figures.h"
+#include "sim/sm.h"
+
+namespace lockstep::sim {
+
+uint64_t Sm::next_change(uint64_t now) const {
+  uint64_t next = UINT64_MAX;
+  if (!completions_.empty()) next = completions_.top().cycle;
+  if (ldst_ != nullptr) next = std::min(next, ldst_->next_event(now));
+  auto later = [&](uint64_t t) {
+    if (t > now) next = std::min(next, t);
+  };
+  for (const WarpSlot& ws : warps_) {
+    if (!ws.resident) continue;
+    later(ws.fetch_ready);
+    later(ws.ready_at);
+  }
+  for (const Partition& part : partitions_) {
+    for (const ExecutionUnit& u : part.units) later(u.next_free_cycle());
+    for (uint64_t c : part.collector_free) later(c);
+  }
+  return next;
+}
+
+void Sm::hash_state(func::StateHasher& h) const {
+  for (const CtaSlot& c : ctas_) {
+    if (!c.busy) continue;
+    h.add(c.cta.linear_id);
+    h.add_cta(c.cta);
+    for (const func::Warp& w : c.runner->warps()) h.add_warp(w, *ctx_.kernel);
+  }
+}
+
+void Sm::stuck_blocks(std::vector<func::StuckBlock>& out) const {
+  for (const CtaSlot& c : ctas_)
+    if (c.busy) out.push_back({&c.cta, &c.runner->warps()});
+}
+
+void Sm::add_stats(KernelTiming& total) const {
+  total.warp_instructions += stats_.warp_instructions;
+  total.thread_instructions += stats_.thread_instructions;
+  total.divergence += stats_.divergence;
+  total.resident_warp_cycles += stats_.resident_warp_cycles;
+  total.active_sm_cycles += stats_.active_sm_cycles;
+  for (size_t i = 0; i < kStallReasonCount; ++i) {
+    total.warp_stalls[i] += stats_.warp_stalls[i];
+    total.scheduler_stalls[i] += stats_.scheduler_stalls[i];
+  }
+  total.icache_hits += icache_.stats().hits;
+  total.icache_misses += icache_.stats().misses;
+  if (ldst_ != nullptr) add_ldst_figures(*ldst_, total.memory);
+  total.bank_conflicts += stats_.bank_conflicts;
+  total.bank_conflict_cycles += stats_.bank_conflict_cycles;
+  for (const Partition& part : partitions_) {
+    for (size_t u = 0; u < kUnitKindCount; ++u) {
+      total.units[u].warp_instructions += part.units[u].stats().warp_instructions;
+      total.units[u].busy_cycles += part.units[u].stats().busy_cycles;
+    }
+  }
+}
+
+}  // namespace lockstep::sim
