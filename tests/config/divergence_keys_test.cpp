@@ -6,18 +6,12 @@
 #include "config/config_error.h"
 #include "config/gpu_config.h"
 #include "config/presets.h"
+#include "config_test_util.h"
 
 namespace lockstep::config {
 namespace {
 
-std::string error_of(const std::vector<std::string>& overrides) {
-  try {
-    load_gpu_config("h100", overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::override_error;
 
 TEST(DivergenceKeys, Cc70AndLaterUseBranchBarriers) {
   for (const std::string& name : preset_names()) {
@@ -32,9 +26,9 @@ TEST(DivergenceKeys, Cc70AndLaterUseBranchBarriers) {
 TEST(DivergenceKeys, OverridesAreChecked) {
   EXPECT_EQ(load_gpu_config("h100", {"sm.divergence=ipdom-stack"}).sm.divergence, "ipdom-stack");
   EXPECT_EQ(load_gpu_config("h100", {"sm.yield_after=8"}).sm.yield_after, 8u);
-  EXPECT_EQ(error_of({"sm.divergence=stack"}),
+  EXPECT_EQ(override_error({"sm.divergence=stack"}),
             "bad value 'stack' for sm.divergence: expected one of ipdom-stack, branch-barrier");
-  EXPECT_NE(error_of({"sm.yield_after=0"}).find("sm.yield_after"), std::string::npos);
+  EXPECT_NE(override_error({"sm.yield_after=0"}).find("sm.yield_after"), std::string::npos);
 }
 
 }  // namespace

@@ -133,19 +133,9 @@ TEST(Presets, MalformedTomlGivesLineAndColumn) {
   EXPECT_EQ(error_of([] { parse_config_text("[gpu\n", "bad.toml"); }).substr(0, 10), "bad.toml:1");
 }
 
-}  // namespace
-}  // namespace lockstep::config
-
-namespace lockstep::config {
-namespace {
-
+// What parse_config_text says of `text` (error_of above).
 std::string inherit_error(std::string_view text) {
-  try {
-    parse_config_text(text, "mine.toml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return error_of([&] { parse_config_text(text, "mine.toml"); });
 }
 
 // configs/h200.toml names only what differs from the H100: every other key is the H100's.

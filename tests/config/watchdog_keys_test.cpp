@@ -7,18 +7,12 @@
 #include "config/config_printer.h"
 #include "config/gpu_config.h"
 #include "config/presets.h"
+#include "config_test_util.h"
 
 namespace lockstep::config {
 namespace {
 
-std::string error_of(const std::vector<std::string>& overrides) {
-  try {
-    load_gpu_config("h100", overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::override_error;
 
 TEST(WatchdogKeys, EveryPresetGivesTheDefaults) {
   const GpuConfig::Run defaults;  // the initialisers callers without a preset get
@@ -59,14 +53,14 @@ TEST(WatchdogKeys, ConfigPrintsTheRunTable) {
 }
 
 TEST(WatchdogKeys, BadValuesNameTheKeyAndTheAcceptedValues) {
-  EXPECT_EQ(error_of({"run.watchdog_limit_cycles=-1"}),
+  EXPECT_EQ(override_error({"run.watchdog_limit_cycles=-1"}),
             "bad value '-1' for run.watchdog_limit_cycles: expected an integer from 0 to 4611686018427387904");
-  EXPECT_EQ(error_of({"run.watchdog_limit_instructions=lots"}),
+  EXPECT_EQ(override_error({"run.watchdog_limit_instructions=lots"}),
             "bad value 'lots' for run.watchdog_limit_instructions: expected an integer from 0 to "
             "4611686018427387904");
-  EXPECT_EQ(error_of({"run.watchdog_interval_cycles=0"}),
+  EXPECT_EQ(override_error({"run.watchdog_interval_cycles=0"}),
             "bad value '0' for run.watchdog_interval_cycles: expected an integer from 1 to 1099511627776");
-  EXPECT_EQ(error_of({"run.watchdog_interval_instructions=0"}),
+  EXPECT_EQ(override_error({"run.watchdog_interval_instructions=0"}),
             "bad value '0' for run.watchdog_interval_instructions: expected an integer from 1 to 1099511627776");
 }
 
