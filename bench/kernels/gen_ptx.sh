@@ -5,3 +5,4 @@ cd "$(dirname "$0")"
 nvcc -ptx -O3 -arch=compute_80 bench.cu -o bench.ptx
 nvcc -ptx -O3 -arch=compute_80 memory.cu -o memory.ptx
 nvcc -ptx -O3 -arch=compute_80 wmma_gemm.cu -o wmma_gemm.ptx
+nvcc -ptx -O3 -arch=compute_80 divergence.cu -o divergence.ptx

@@ -50,3 +50,18 @@ extern "C" __global__ void copy16_cg(const float4* __restrict__ in, float4* __re
     for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += stride)
       out[i] = __ldcg(in + i);
 }
+
+// An L2-resident read as the published L2-bandwidth benchmarks run it (hardware.md §3: RRZE's
+// gpu-l2-cache reads and sums, it does not copy): ld.global.cg over the buffer `reps` times,
+// one float per thread written at the end so that the loads are kept.
+extern "C" __global__ void read16_cg(const float4* __restrict__ in, float* __restrict__ out, long long n, int reps) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  float sum = 0;
+  for (int r = 0; r < reps; ++r)
+    for (long long i = first; i < n; i += stride) {
+      const float4 v = __ldcg(in + i);
+      sum += v.x + v.y + v.z + v.w;
+    }
+  out[first] = sum;
+}
