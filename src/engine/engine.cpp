@@ -12,7 +12,6 @@
 #include "func/device_heap.h"
 #include "func/device_launches.h"
 #include "func/device_memory.h"
-#include "func/grid_runner.h"
 #include "func/interrupt.h"
 #include "func/kernel_binder.h"
 #include "func/shared_layout.h"
@@ -548,19 +547,27 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
       return result;
     }
     try {
-      func::GridRunner grid_runner(bound, launch,
-                                   {run_options, cta.shared_size, launch_options.instruction_budget,
-                                    options.watchdog.watchdog_limit_instructions},
-                                   hook ? &hook : nullptr);
+      func::WaveRunOptions wave{run_options, cta.shared_size, options.resident_blocks, options.sim_threads};
+      wave.parallel_commit = options.parallel_commit;
+      wave.cooperative = true;
+      wave.instruction_budget = launch_options.instruction_budget;
+      // Hashed after every quiet epoch rather than every 2^20 quiet instructions: a grid barrier
+      // that nobody releases is found within a few epochs, as the round-robin runner cooperative
+      // launches had before found it within a few rounds.
+      wave.hash_interval = 0;
+      wave.alone_epoch_instructions = wave.epoch_instructions;  // a last block spinning alone, too
+      wave.busy_hash_interval = options.watchdog.watchdog_interval_instructions;
+      wave.instruction_limit = options.watchdog.watchdog_limit_instructions;
+      func::WaveRunner waves(bound, launch, wave, hook ? &hook : nullptr);
       try {
-        grid_runner.run(counters, [&](uint64_t done) {
+        waves.run(counters, [&](uint64_t done) {
           if (!progress) return;
           shown.blocks_done = done;
           shown.thread_instructions = counters.thread_instructions;
           progress(shown);
         });
-      } catch (const func::GridFault& g) {
-        result.fault = make_report(*m, k, g.fault, grid_runner.cta(g.cta), launch, options.warp_size);
+      } catch (const func::WaveFault& f) {
+        result.fault = make_report(*m, k, f.fault, *f.cta, launch, options.warp_size);
       }
     } catch (...) {
       memory.release(workspace);

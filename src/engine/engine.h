@@ -101,18 +101,19 @@ struct FaultReport {
 // ---- cooperative launches (coop) ------------------------------------------------------------
 // Per-launch options beyond geometry and arguments.
 struct LaunchOptions {
-  // cudaLaunchCooperativeKernel: every block of the grid is resident at once and blocks take
-  // turns (each running warp of a block runs one time slice per turn), so blocks waiting for
-  // each other through global memory (cooperative_groups::this_grid().sync()) make progress.
+  // cudaLaunchCooperativeKernel: every block of the grid is resident at once and blocks run
+  // in epochs (func/wave_runner.h, on the --threads host threads), so blocks waiting for each
+  // other through global memory (cooperative_groups::this_grid().sync()) make progress.
   // The engine allocates the grid workspace that the cooperative-groups headers read (struct
   // {u32 size; u32 barrier;}, zeroed) and passes its address in %envreg1 (high 32 bits) and
   // %envreg2 (low 32 bits), overriding `envreg` there. A grid that can never finish is
-  // reported as a "deadlock" fault (see func/grid_runner.h for the rule).
+  // reported as a "deadlock" fault (see func/wave_runner.h for the rule).
   bool cooperative = false;
   // Values of %envreg0..%envreg31 in every thread. CUDA leaves them 0 for ordinary launches.
   std::array<uint32_t, 32> envreg{};
   // Cooperative launches: warp instructions after which a launch that has not finished is
-  // reported as a deadlock (0: no limit; the repeated-state rule still applies).
+  // reported as a deadlock (0: no limit; the repeated-state rule still applies), checked after
+  // each epoch.
   uint64_t instruction_budget = uint64_t{1} << 34;
   // Timing mode: the kernel's registers per thread (from its cubin or ptxas), which the
   // occupancy the CTA scheduler places by depends on. 0: unknown; the engine uses an estimate

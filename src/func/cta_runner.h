@@ -77,7 +77,7 @@ class CtaRunner {
   // Runs one CTA; throws LaunchFault.
   void run(CtaState& cta, RunCounters& counters);
 
-  // The pieces of run() for a caller that interleaves CTAs (GridRunner): start() sets up the
+  // The pieces of run() for a caller that interleaves CTAs (WaveRunner): start() sets up the
   // CTA's warps; each turn() gives every running warp one time slice and says how the CTA
   // stands. A CTA whose warps all wait at barriers can never continue: turn() throws the
   // deadlock report then, as run() does.

@@ -1,7 +1,7 @@
 #pragma once
-// What the grid runners (the cooperative one, and the waves of ordinary launches) need to tell
-// a grid that spins forever from one that is still working: which instructions may write global
-// memory (func/instruction_effects.h), a fingerprint of everything a round of the grid can
+// What the wave runner (func/wave_runner.h, ordinary and cooperative launches) needs to tell a
+// grid that spins forever from one that is still working: which instructions may write global
+// memory (func/instruction_effects.h), a fingerprint of everything an epoch of the grid can
 // depend on apart from global memory, and the report when it can never finish.
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Ctrl-C during a launch: a SIGINT handler asks the running launch to stop, and the run loops
-// (func/wave_runner, func/grid_runner, sim/launch_watchdog) poll at their watchdog points and
+// (func/wave_runner, sim/launch_watchdog) poll at their watchdog points and
 // fail the launch with an "interrupted" report of every resident warp, the deadlock report's
 // format. The request lives in the one piece of global mutable state lockstep has: a signal
 // handler cannot reach anything else (it may only touch a lock-free atomic), and a signal is

@@ -61,9 +61,14 @@ WaveRunner::WaveRunner(const BoundKernel& kernel, const LaunchState& launch, Wav
   options_.run.park_launch_effects = true;
   options_.run.global_writes = &kernel.launch_effects;  // counted, to tell quiet epochs
   total_blocks_ = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
-  const auto resident = static_cast<uint32_t>(std::clamp<uint64_t>(
-      total_blocks_, 1,
-      resident_blocks(options_.resident, kernel, launch, options_.shared_size, options_.run.warp_size)));
+  // A cooperative grid is resident whole whatever it holds (the engine refused grids larger
+  // than a pool's tasks).
+  const auto resident = static_cast<uint32_t>(
+      options_.cooperative
+          ? std::clamp<uint64_t>(total_blocks_, 1, WorkerPool::kMaxTasks)
+          : std::clamp<uint64_t>(total_blocks_, 1,
+                                 resident_blocks(options_.resident, kernel, launch, options_.shared_size,
+                                                 options_.run.warp_size)));
   slots_.resize(resident);
   // A trace hook sees instructions as they run: one thread keeps its order the serial one.
   const uint32_t threads = trace_ != nullptr ? 1 : options_.threads;
@@ -194,6 +199,15 @@ void WaveRunner::run_epoch(RunCounters& counters) {
     take_counts(counters);
     report_stuck(kInterruptedDetail, FaultKind::Interrupted);
   }
+  if (options_.instruction_budget != 0) {
+    const uint64_t ran = counters.warp_instructions + sum_of(&RunCounters::warp_instructions);
+    if (ran > options_.instruction_budget) {
+      take_counts(counters);
+      report_stuck(fmt::format("the cooperative launch ran {} warp instructions, more than its budget of {}, "
+                               "without finishing",
+                               ran, options_.instruction_budget));
+    }
+  }
   bool quiet = sum_of(&RunCounters::global_writes) == writes_before;
   bool exited = false;
   for (const Slot* s : occupied_) exited |= s->exited;
@@ -223,9 +237,11 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   quiet_instructions_ = 0;
   if (!quiet_states_.insert(fingerprint()).second) {
     take_counts(counters);
-    report_stuck(
-        "no thread block of the launch can make progress: the resident blocks wrote no global memory and "
-        "returned to an earlier state");
+    report_stuck(options_.cooperative
+                     ? "no thread block of the cooperative launch can make progress: a round of every block "
+                       "wrote no global memory and returned the grid to an earlier state"
+                     : "no thread block of the launch can make progress: the resident blocks wrote no global "
+                       "memory and returned to an earlier state");
   }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// Runs the blocks of an ordinary (not cooperative) launch in the functional model on several
-// host threads, with results that do not depend on how many.
+// Runs the blocks of a launch in the functional model on several host threads, with results
+// that do not depend on how many. A cooperative launch (WaveRunOptions::cooperative) is one
+// with every block resident from the start, so blocks that wait for each other through global
+// memory (grid.sync()) make progress.
 //
 // Up to `resident` blocks are resident at once, started in linear block order as a GPU starts
 // them. The launch advances in epochs:
@@ -24,9 +26,8 @@
 // When one block is left resident it runs without parking: nothing else runs that could see its
 // writes early or late.
 //
-// A launch that can never finish is reported as a deadlock, as the cooperative runner reports it
-// (func/grid_runner.h, rule 1): an epoch in which no block exited and no instruction that may
-// write global memory ran is quiet; after every `hash_interval` warp instructions of a run of
+// A launch that can never finish is reported as a deadlock: an epoch in which no block exited
+// and no instruction that may write global memory ran is quiet; after every `hash_interval` warp instructions of a run of
 // quiet epochs the state of every resident block is hashed, and a hash seen before in the same
 // run means the launch repeats itself forever (a spin on a flag that nobody will set). A spin
 // whose state never repeats (it counts its iterations) is reported the same way once the resident
@@ -72,6 +73,13 @@ struct WaveRunOptions {
   // started or a block last finished, before the launch is reported as a deadlock (0: no limit).
   // Checked after each epoch, so the report comes at most an epoch's instructions later.
   uint64_t instruction_limit = 0;
+  // A cooperative launch: every block is resident from the start, whatever memory they hold
+  // (`resident` is ignored; the engine refused grids no GPU could hold at once), so blocks that wait for each other
+  // through global memory (a grid barrier) make progress; the deadlock reports name the
+  // cooperative launch, and `instruction_budget` (0: none) bounds the whole launch's warp
+  // instructions, as LaunchOptions::instruction_budget asks.
+  bool cooperative = false;
+  uint64_t instruction_budget = 0;
 };
 
 // A fault in one block; `cta` is the state of the block it happened in.

@@ -28,7 +28,8 @@ namespace lockstep::func {
 
 class WorkerPool {
  public:
-  static constexpr uint32_t kMaxTasks = 0xffff;
+  // Enough for every block of the largest cooperative grid the engine takes (a task each).
+  static constexpr uint32_t kMaxTasks = uint32_t{1} << 16;
 
   // `threads`: how many threads run tasks, the caller's included (1: the caller alone). Never
   // more than `max_tasks` (a batch of n tasks keeps at most n threads busy).

@@ -13,12 +13,89 @@ void** KernelNodeOp::argument_pointers() {
   return pointers_.data();
 }
 
-bool has_memory_nodes(const Graph& graph) {
-  for (size_t i = 0; i < graph.size(); ++i) {
-    const NodeOp& op = graph.node(i).op;
-    if (std::holds_alternative<MemAllocNodeOp>(op) || std::holds_alternative<MemFreeNodeOp>(op)) return true;
+NestedGraph::NestedGraph() : graph_(std::make_unique<Graph>()) {}
+NestedGraph::NestedGraph(std::unique_ptr<Graph> graph) : graph_(std::move(graph)) {}
+NestedGraph::NestedGraph(const NestedGraph& other)
+    : graph_(other.graph_ ? std::make_unique<Graph>(*other.graph_) : nullptr) {}
+NestedGraph& NestedGraph::operator=(const NestedGraph& other) {
+  if (this != &other) graph_ = other.graph_ ? std::make_unique<Graph>(*other.graph_) : nullptr;
+  return *this;
+}
+NestedGraph::NestedGraph(NestedGraph&& other) noexcept = default;
+NestedGraph& NestedGraph::operator=(NestedGraph&& other) noexcept = default;
+NestedGraph::~NestedGraph() = default;
+
+ConditionalNodeOp::ConditionalNodeOp(cudaGraphConditionalHandle h, cudaGraphConditionalNodeType t, unsigned size)
+    : handle(h), type(t), bodies(size) {
+  point_handles_at_bodies();
+}
+
+ConditionalNodeOp::ConditionalNodeOp(const ConditionalNodeOp& other)
+    : handle(other.handle), type(other.type), bodies(other.bodies) {
+  point_handles_at_bodies();
+}
+
+ConditionalNodeOp& ConditionalNodeOp::operator=(const ConditionalNodeOp& other) {
+  if (this != &other) {
+    handle = other.handle;
+    type = other.type;
+    bodies = other.bodies;
+    point_handles_at_bodies();
   }
+  return *this;
+}
+
+void ConditionalNodeOp::point_handles_at_bodies() {
+  body_handles.clear();
+  for (const NestedGraph& body : bodies) body_handles.push_back(reinterpret_cast<cudaGraph_t>(body.get()));
+}
+
+std::vector<Graph*> nested_graphs(const NodeOp& op) {
+  if (const auto* c = std::get_if<ChildGraphNodeOp>(&op)) return {c->graph.get()};
+  std::vector<Graph*> out;
+  if (const auto* c = std::get_if<ConditionalNodeOp>(&op))
+    for (const NestedGraph& body : c->bodies) out.push_back(body.get());
+  return out;
+}
+
+namespace {
+
+bool is_memory_node(const NodeOp& op) {
+  return std::holds_alternative<MemAllocNodeOp>(op) || std::holds_alternative<MemFreeNodeOp>(op);
+}
+
+bool is_conditional_node(const NodeOp& op) { return std::holds_alternative<ConditionalNodeOp>(op); }
+
+template <class Match>
+bool any_node(const Graph& graph, Match match);
+
+// Whether `op`, or a node of a graph it holds, satisfies `match`.
+template <class Match>
+bool any_op(const NodeOp& op, Match match) {
+  if (match(op)) return true;
+  for (const Graph* nested : nested_graphs(op))
+    if (any_node(*nested, match)) return true;
   return false;
+}
+
+template <class Match>
+bool any_node(const Graph& graph, Match match) {
+  for (size_t i = 0; i < graph.size(); ++i)
+    if (any_op(graph.node(i).op, match)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool has_memory_nodes(const Graph& graph) { return any_node(graph, is_memory_node); }
+bool has_memory_nodes(const NodeOp& op) { return any_op(op, is_memory_node); }
+bool has_conditional_nodes(const Graph& graph) { return any_node(graph, is_conditional_node); }
+bool has_conditional_nodes(const NodeOp& op) { return any_op(op, is_conditional_node); }
+
+void collect_graphs(const Graph& graph, std::vector<const Graph*>& out) {
+  out.push_back(&graph);
+  for (size_t i = 0; i < graph.size(); ++i)
+    for (const Graph* nested : nested_graphs(graph.node(i).op)) collect_graphs(*nested, out);
 }
 
 MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {

@@ -19,6 +19,26 @@ namespace lockstep::runtime {
 
 class Graph;
 
+// A graph a node holds (a child graph, a conditional body). The node owns it, and copying the
+// node copies it: an executable graph is a snapshot that later edits of the graph it came from
+// (through cudaGraphChildGraphNodeGetGraph or a body handle) cannot reach.
+class NestedGraph {
+ public:
+  NestedGraph();  // an empty graph
+  explicit NestedGraph(std::unique_ptr<Graph> graph);
+  NestedGraph(const NestedGraph& other);
+  NestedGraph& operator=(const NestedGraph& other);
+  NestedGraph(NestedGraph&& other) noexcept;
+  NestedGraph& operator=(NestedGraph&& other) noexcept;
+  ~NestedGraph();
+  Graph& operator*() const { return *graph_; }
+  Graph* operator->() const { return graph_.get(); }
+  Graph* get() const { return graph_.get(); }
+
+ private:
+  std::unique_ptr<Graph> graph_;
+};
+
 // A kernel launch; the arguments were copied when the node was made (one buffer per parameter),
 // so the program may reuse the storage its kernelParams pointed at.
 struct KernelNodeOp {
@@ -47,9 +67,13 @@ struct HostNodeOp {
   void* user_data = nullptr;
 };
 
-// A copy of the child graph, taken when the node was added (as CUDA does).
+// The node's own child graph: a copy of the graph the program named (cudaGraphAddChildGraphNode,
+// cudaGraphChildGraphOwnershipClone) or that graph itself, moved into the node
+// (cudaGraphChildGraphOwnershipMove). Either way the GraphTable knows it by handle, so
+// cudaGraphChildGraphNodeGetGraph can hand it out, and it goes with its node.
 struct ChildGraphNodeOp {
-  std::shared_ptr<const Graph> graph;
+  NestedGraph graph;
+  cudaGraphChildGraphNodeOwnership ownership = cudaGraphChildGraphOwnershipClone;
 };
 
 struct EmptyNodeOp {};
@@ -63,15 +87,28 @@ struct EventRecordNodeOp {
 };
 
 // A conditional node (if, while, switch): when it runs, the value of its handle chooses which
-// body graph runs, and how often (cudaConditionalNodeParams). The bodies belong to the
-// GraphTable, so their handles stay valid for adding nodes to them; an executable graph runs
-// them as they are when it runs. `body_handles` is the array CUDA hands the program
-// (phGraph_out), owned by the node.
+// body graph runs, and how often (cudaConditionalNodeParams). The bodies are the node's own
+// graphs, known to the GraphTable by handle so the program can fill them; an executable graph
+// runs its copies, as they were at instantiation. `body_handles` is the array CUDA hands the
+// program (phGraph_out), owned by the node; a copy points at the copy's bodies.
 struct ConditionalNodeOp {
+  ConditionalNodeOp() = default;
+  // `size` empty bodies.
+  ConditionalNodeOp(cudaGraphConditionalHandle h, cudaGraphConditionalNodeType t, unsigned size);
+  ConditionalNodeOp(const ConditionalNodeOp& other);
+  ConditionalNodeOp& operator=(const ConditionalNodeOp& other);
+  // Moving keeps both vectors' buffers, so the handles stay those of the moved bodies.
+  ConditionalNodeOp(ConditionalNodeOp&&) noexcept = default;
+  ConditionalNodeOp& operator=(ConditionalNodeOp&&) noexcept = default;
+  ~ConditionalNodeOp() = default;
+
   cudaGraphConditionalHandle handle = 0;
   cudaGraphConditionalNodeType type = cudaGraphCondTypeIf;
-  std::vector<const Graph*> bodies;
+  std::vector<NestedGraph> bodies;
   std::vector<cudaGraph_t> body_handles;
+
+ private:
+  void point_handles_at_bodies();
 };
 
 // A memory-allocation node (cudaGraphAddMemAllocNode, cudaMallocAsync in a capture). Its
@@ -99,9 +136,20 @@ inline cudaGraphNodeType node_type(const NodeOp& op) {
   return static_cast<cudaGraphNodeType>(op.index());
 }
 
-// Whether the graph has a memory-allocation or memory-free node, which CUDA forbids cloning,
-// nesting as a child graph and instantiating twice at once.
+// The graphs a node holds: its child graph or its conditional bodies (none for other nodes).
+std::vector<Graph*> nested_graphs(const NodeOp& op);
+
+// Whether the graph, or a graph nested in it, has a memory-allocation or memory-free node, which
+// CUDA forbids cloning, nesting as a copied child graph and instantiating twice at once.
 bool has_memory_nodes(const Graph& graph);
+// The same of one node: the node itself or a graph it holds.
+bool has_memory_nodes(const NodeOp& op);
+// Whether the graph, or a graph nested in it, has a conditional node, which CUDA forbids cloning
+// and nesting as a child graph.
+bool has_conditional_nodes(const Graph& graph);
+bool has_conditional_nodes(const NodeOp& op);
+// The graph and every graph nested in it, at any depth, the graph first.
+void collect_graphs(const Graph& graph, std::vector<const Graph*>& out);
 
 // A 1D copy of `bytes` bytes as memcpy-node parameters.
 MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);

@@ -15,42 +15,96 @@ Graph& GraphTable::clone(const Graph& original) {
   auto g = std::make_unique<Graph>(original);
   Graph& graph = *g;
   graphs_.emplace(&graph, std::move(g));
-  register_nodes(graph);
+  register_graph(graph);
   return graph;
 }
 
-void GraphTable::register_nodes(Graph& graph) {
-  for (size_t i = 0; i < graph.size(); ++i) node_owners_[&graph.node(i)] = &graph;
+void GraphTable::register_graph(Graph& graph) {
+  for (size_t i = 0; i < graph.size(); ++i) {
+    node_owners_[&graph.node(i)] = &graph;
+    register_nested(graph.node(i));
+  }
+}
+
+void GraphTable::register_nested(GraphNode& node) {
+  for (Graph* nested : nested_graphs(node.op)) {
+    nested_[nested] = Nested{nested, &node};
+    register_graph(*nested);
+  }
+}
+
+void GraphTable::forget_graph(const Graph& graph) {
+  for (size_t i = 0; i < graph.size(); ++i) {
+    node_owners_.erase(&graph.node(i));
+    forget_nested(graph.node(i));
+  }
+}
+
+void GraphTable::forget_nested(const GraphNode& node) {
+  for (const Graph* nested : nested_graphs(node.op)) {
+    nested_.erase(nested);
+    forget_graph(*nested);
+  }
 }
 
 Graph* GraphTable::graph(const void* handle) {
-  auto it = graphs_.find(handle);
-  return it == graphs_.end() ? nullptr : it->second.get();
+  if (auto it = graphs_.find(handle); it != graphs_.end()) return it->second.get();
+  auto it = nested_.find(handle);
+  return it == nested_.end() ? nullptr : it->second.graph;
 }
 
-bool GraphTable::destroy(const void* handle) {
+GraphNode* GraphTable::holder(const void* handle) {
+  auto it = nested_.find(handle);
+  return it == nested_.end() ? nullptr : it->second.holder;
+}
+
+bool GraphTable::destroy(const void* handle) { return release(handle) != nullptr; }
+
+std::unique_ptr<Graph> GraphTable::release(const void* handle) {
   auto it = graphs_.find(handle);
-  if (it == graphs_.end()) return false;
-  Graph& graph = *it->second;
-  for (size_t i = 0; i < graph.size(); ++i) node_owners_.erase(&graph.node(i));
+  if (it == graphs_.end()) return nullptr;
+  std::unique_ptr<Graph> graph = std::move(it->second);
   graphs_.erase(it);
-  return true;
+  forget_graph(*graph);
+  return graph;
+}
+
+cudaError_t GraphTable::dependency_indices(const Graph& graph, const std::vector<const void*>& dependencies,
+                                           std::vector<size_t>& indices) const {
+  indices.clear();
+  for (const void* handle : dependencies) {
+    auto it = node_owners_.find(handle);
+    if (it == node_owners_.end() || it->second != &graph) return cudaErrorInvalidValue;
+    const size_t index = static_cast<const GraphNode*>(handle)->index;
+    if (std::find(indices.begin(), indices.end(), index) != indices.end()) return cudaErrorInvalidValue;
+    indices.push_back(index);
+  }
+  return cudaSuccess;
+}
+
+bool GraphTable::allowed_in(const Graph& graph, const NodeOp& op) {
+  const GraphNode* h = holder(&graph);
+  if (h == nullptr) return true;
+  if (has_memory_nodes(op)) return false;
+  return !std::holds_alternative<ChildGraphNodeOp>(h->op) || !has_conditional_nodes(op);
 }
 
 cudaError_t GraphTable::add_node(Graph& graph, NodeOp op, const std::vector<const void*>& dependencies,
                                  GraphNode*& added) {
   std::vector<size_t> from;
-  for (const void* handle : dependencies) {
-    auto it = node_owners_.find(handle);
-    if (it == node_owners_.end() || it->second != &graph) return cudaErrorInvalidValue;
-    const size_t index = static_cast<const GraphNode*>(handle)->index;
-    if (std::find(from.begin(), from.end(), index) != from.end()) return cudaErrorInvalidValue;
-    from.push_back(index);
-  }
+  if (const cudaError_t e = dependency_indices(graph, dependencies, from); e != cudaSuccess) return e;
+  if (!allowed_in(graph, op)) return cudaErrorInvalidValue;
   added = &graph.add(std::move(op));
   node_owners_[added] = &graph;
+  register_nested(*added);
   for (size_t f : from) graph.add_edge(f, added->index);
   return cudaSuccess;
+}
+
+void GraphTable::replace_op(GraphNode& node, NodeOp op) {
+  forget_nested(node);
+  node.op = std::move(op);
+  register_nested(node);
 }
 
 GraphNode* GraphTable::node(const void* handle, Graph** owner) {

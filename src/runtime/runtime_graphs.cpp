@@ -161,24 +161,10 @@ cudaError_t Runtime::create_conditional(cudaGraphConditionalHandle& handle, cons
   return cudaSuccess;
 }
 
-namespace {
-
-// The graph and, through its conditional nodes, every body graph it may run.
-void collect_graphs(const Graph& graph, std::vector<const Graph*>& out) {
-  out.push_back(&graph);
-  for (size_t i = 0; i < graph.size(); ++i)
-    if (const auto* c = std::get_if<ConditionalNodeOp>(&graph.node(i).op))
-      for (const Graph* body : c->bodies) collect_graphs(*body, out);
-}
-
-}  // namespace
-
 void Runtime::assign_conditional_defaults(const GraphExec& exec) {
-  std::vector<const Graph*> graphs{exec.source};  // handles name the graph instantiated
-  collect_graphs(exec.graph, graphs);
   for (const auto& [address, h] : conditionals_) {
     if (!(h.flags & cudaGraphCondAssignDefault)) continue;
-    if (std::find(graphs.begin(), graphs.end(), h.graph) == graphs.end()) continue;
+    if (std::find(exec.sources.begin(), exec.sources.end(), h.graph) == exec.sources.end()) continue;
     const uint32_t value = h.default_value;
     engine_.copy_to_device(address, &value, sizeof value);
   }

@@ -4,32 +4,10 @@
 // parameters when its topology matches, and refuses one that does not.
 #include <gtest/gtest.h>
 
-#include <cstdint>
-#include <vector>
-
-#include <cuda_runtime_api.h>
+#include "cudart/graph_memset_util.h"
 
 namespace lockstep::test {
 namespace {
-
-constexpr size_t kBytes = 512;
-
-// A graph of `memsets` memset nodes in a chain, each filling `dst` with `value`.
-cudaGraph_t memset_graph(void* dst, unsigned value, int memsets = 1) {
-  cudaGraph_t graph = nullptr;
-  EXPECT_EQ(cudaGraphCreate(&graph, 0), cudaSuccess);
-  cudaGraphNode_t last = nullptr;
-  for (int i = 0; i < memsets; ++i) {
-    cudaGraphNodeParams p{};
-    p.type = cudaGraphNodeTypeMemset;
-    p.memset = cudaMemsetParamsV2{dst, 0, value, 1, kBytes, 1};
-    cudaGraphNode_t node = nullptr;
-    EXPECT_EQ(cudaGraphAddNode(&node, graph, last == nullptr ? nullptr : &last, nullptr, last == nullptr ? 0 : 1, &p),
-              cudaSuccess);
-    last = node;
-  }
-  return graph;
-}
 
 cudaGraphNodeParams child_params(cudaGraph_t child) {
   cudaGraphNodeParams p{};
@@ -38,20 +16,9 @@ cudaGraphNodeParams child_params(cudaGraph_t child) {
   return p;
 }
 
-// Launches `exec` and checks that every byte of `dst` is `value`.
-void expect_filled(cudaGraphExec_t exec, void* dst, unsigned value) {
-  ASSERT_EQ(cudaGraphLaunch(exec, nullptr), cudaSuccess);
-  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
-  std::vector<uint8_t> out(kBytes);
-  ASSERT_EQ(cudaMemcpy(out.data(), dst, kBytes, cudaMemcpyDeviceToHost), cudaSuccess);
-  int wrong = 0;
-  for (uint8_t b : out) wrong += b != value;
-  EXPECT_EQ(wrong, 0) << "value " << value;
-}
-
 struct ParentGraph {
   ParentGraph() {
-    EXPECT_EQ(cudaMalloc(&dst, kBytes), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&dst, kMemsetBytes), cudaSuccess);
     first = memset_graph(dst, 0x11);
     EXPECT_EQ(cudaGraphCreate(&graph, 0), cudaSuccess);
     cudaGraphNodeParams p = child_params(first);

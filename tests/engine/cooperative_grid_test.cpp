@@ -1,4 +1,4 @@
-// Cooperative launches: every block of the grid resident at once and taking turns, a grid
+// Cooperative launches: every block of the grid resident at once and run in epochs, a grid
 // workspace in %envreg1:%envreg2 as the cooperative-groups headers expect, a grid barrier
 // written by hand the way nvcc compiles cg::this_grid().sync(), deterministic interleaving,
 // and the deadlock reports of grids that can never finish.
@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/harness.h"
@@ -163,14 +164,15 @@ TEST(CooperativeGrid, WorksAtOtherWarpSizesAndShortTimeSlices) {
   }
 }
 
-// Blocks take turns in a fixed order, so instruction counts repeat exactly: here 4 blocks of
-// two warps, each spinning warp's turn ending at its load of the barrier word.
+// Blocks run in epochs whose parked instructions commit in block order, so instruction counts
+// repeat exactly: here 4 blocks of two warps.
 TEST(CooperativeGrid, InterleavingIsDeterministic) {
   const ExchangeRun first = run_exchange(4, 64);
   const ExchangeRun second = run_exchange(4, 64);
   EXPECT_EQ(first.result.warp_instructions, second.result.warp_instructions);
   EXPECT_EQ(first.result.thread_instructions, second.result.thread_instructions);
-  // Per grid sync, blocks 0-2 arrive and spin one load each before block 3 arrives.
+  // The count the former round-robin runner gave too: a block's arrival at the grid barrier
+  // parks, and the epoch that commits the last arrival leaves each waiting block one load.
   EXPECT_EQ(first.result.warp_instructions, 484u);
   EXPECT_EQ(first.result.thread_instructions, 7152u);
 }
@@ -261,9 +263,9 @@ TEST(CooperativeGrid, SpinThatNobodyReleasesIsADeadlock) {
             "  block (1,0,0) warp 0: pc 8 active 0x1 running; divergence: [pc 7 reconverge 10 mask 0x1] "
             "[pc 10 reconverge 10 mask 0xfffffffe] [pc 10 reconverge - mask 0xffffffff]\n"
             "  block (1,0,0) warp 1: pc 10 active 0xffffffff waiting at barrier 0");
-  // Round 2 retires block 0; block 1's spinning warp then ends each turn at the spin's load,
-  // so its state repeats within a few rounds.
-  EXPECT_EQ(r.warp_instructions, 37u);
+  // The first epoch retires block 0; block 1, left alone, spins in epochs of 512 warp
+  // instructions, and its state after the second repeats the first's.
+  EXPECT_EQ(r.warp_instructions, 1552u);
 }
 
 TEST(CooperativeGrid, DeadlockReportListsSixteenWarpsThenCountsTheRest) {
@@ -305,11 +307,50 @@ TEST(CooperativeGrid, InstructionBudgetEndsASpinThatNeverRepeats) {
   ASSERT_TRUE(r.fault.has_value());
   EXPECT_EQ(r.fault->message,
             "deadlock in kernel 'count_forever', block (0,0,0), thread (0,0,0), pc 4 (count.ptx:15): the "
-            "cooperative launch ran 20008 warp instructions, more than its budget of 20000, without finishing\n"
+            "cooperative launch ran 20480 warp instructions, more than its budget of 20000, without finishing\n"
             "  block (0,0,0) warp 0: pc 4 active 0xffffffff running\n"
             "  block (1,0,0) warp 0: pc 4 active 0xffffffff running");
-  // Checked after each round: two turns of 4 instructions, each ending at the load.
-  EXPECT_EQ(r.warp_instructions, 20008u);
+  // Checked after each epoch: two blocks of 512 warp instructions each, 20 epochs.
+  EXPECT_EQ(r.warp_instructions, 20480u);
+}
+
+// Cooperative launches run on the wave runner (func/wave_runner.h) with every block resident:
+// what they compute, their counts and their deadlock reports are the same on any number of
+// host threads.
+TEST(CooperativeGrid, ResultsDoNotDependOnTheThreadCount) {
+  struct Outcome {
+    ExchangeRun exchange;
+    LaunchResult stuck, budget;
+  };
+  auto outcome = [](uint32_t threads) {
+    EngineOptions o;
+    o.sim_threads = threads;
+    Outcome out{run_exchange(16, 96, o), {}, {}};
+    Engine engine(o);
+    const ModuleId wait = engine.load_ptx(std::string(kHeader) + kWaitForever, "wait_flag.ptx");
+    const ModuleId count = engine.load_ptx(std::string(kHeader) + kCountForever, "count.ptx");
+    test::DeviceBuffer<uint32_t> flag(engine, std::vector<uint32_t>{0});
+    out.stuck = engine.launch(wait, "wait_flag", {20, 1, 1}, {64, 1, 1}, 0, {flag.arg()}, cooperative());
+    LaunchOptions budget = cooperative();
+    budget.instruction_budget = 50000;
+    out.budget = engine.launch(count, "count_forever", {8, 1, 1}, {64, 1, 1}, 0, {flag.arg()}, budget);
+    return out;
+  };
+  const Outcome one = outcome(1);
+  EXPECT_EQ(one.exchange.out, expected_exchange(16));
+  ASSERT_TRUE(one.stuck.fault.has_value());
+  ASSERT_TRUE(one.budget.fault.has_value());
+  for (uint32_t threads : {2u, 8u}) {
+    const Outcome other = outcome(threads);
+    EXPECT_EQ(other.exchange.out, one.exchange.out) << threads << " threads";
+    EXPECT_EQ(other.exchange.result.warp_instructions, one.exchange.result.warp_instructions) << threads;
+    EXPECT_EQ(other.exchange.result.thread_instructions, one.exchange.result.thread_instructions) << threads;
+    for (auto [a, b] : {std::pair{&one.stuck, &other.stuck}, std::pair{&one.budget, &other.budget}}) {
+      ASSERT_TRUE(b->fault.has_value()) << threads;
+      EXPECT_EQ(b->fault->message, a->fault->message) << threads;
+      EXPECT_EQ(b->warp_instructions, a->warp_instructions) << threads;
+    }
+  }
 }
 
 // A CTA barrier that cannot complete inside one block of a cooperative grid is reported as in

@@ -104,7 +104,7 @@ TEST_F(GraphRuntime, ByteMemsetAndChildGraphs) {
   float* x = upload({9, 9, 9, 9});
   float a = 1.0f;
   int n = 4;
-  auto child = std::make_shared<Graph>();
+  auto child = std::make_unique<Graph>();
   child->add(scale_node(x, a, n));
   child->add(scale_node(x, a, n));
   child->add_edge(0, 1);
@@ -116,7 +116,7 @@ TEST_F(GraphRuntime, ByteMemsetAndChildGraphs) {
   m.width = 4;  // the first float only
   m.height = 1;
   g.add(runtime::MemsetNodeOp{m});
-  g.add(runtime::ChildGraphNodeOp{child});
+  g.add(runtime::ChildGraphNodeOp{runtime::NestedGraph(std::move(child))});
   g.add_edge(0, 1);
   ASSERT_EQ(run(g), cudaSuccess);
   const std::vector<float> out = download(x, 4);

@@ -24,7 +24,8 @@ extern "C" cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) 
   });
 }
 
-// A graph a stream captures into lives until cudaStreamEndCapture.
+// A graph a stream captures into lives until cudaStreamEndCapture; a graph a node holds (a
+// child graph, a conditional body) goes with its node, and the table refuses it here.
 extern "C" cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   if (process_runtime()->captures().targets(graph)) return invalid();
   return process_runtime()->graph_table().destroy(graph) ? cudaSuccess : invalid();
@@ -33,7 +34,8 @@ extern "C" cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 extern "C" cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
   Graph* original = process_runtime()->graph_table().graph(originalGraph);
   if (pGraphClone == nullptr || original == nullptr) return invalid();
-  if (has_memory_nodes(*original)) return invalid();  // CUDA: a graph with memory nodes cannot be cloned
+  // CUDA: a graph with memory or conditional nodes cannot be cloned.
+  if (has_memory_nodes(*original) || has_conditional_nodes(*original)) return invalid();
   return guarded([&] {
     *pGraphClone = graph_handle(process_runtime()->graph_table().clone(*original));
     return cudaSuccess;
@@ -95,17 +97,6 @@ extern "C" cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGra
 extern "C" cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                              const cudaGraphNode_t* pDependencies, size_t numDependencies) {
   return guarded([&] { return add_graph_node(pGraphNode, graph, pDependencies, numDependencies, EmptyNodeOp{}); });
-}
-
-// The child graph is copied now: later changes to it do not reach the node (as on CUDA).
-extern "C" cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
-                                                  const cudaGraphNode_t* pDependencies, size_t numDependencies,
-                                                  cudaGraph_t childGraph) {
-  return guarded([&] {
-    ChildGraphNodeOp op;
-    if (child_graph_op(childGraph, graph, op) != cudaSuccess) return invalid();
-    return add_graph_node(pGraphNode, graph, pDependencies, numDependencies, std::move(op));
-  });
 }
 
 extern "C" cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "cudart/graph_handles.h"
+#include "cudart/graph_child.h"
 
 using lockstep::Dim3;
 using namespace lockstep::runtime;
@@ -15,7 +15,8 @@ cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue);
 cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   const RuntimeHandle r = process_runtime();
   Graph* g = r->graph_table().graph(graph);
-  if (pGraphExec == nullptr || g == nullptr) return invalid();
+  // CUDA: a graph moved into a child-graph node runs only as part of its parent.
+  if (pGraphExec == nullptr || g == nullptr || moved_child(graph)) return invalid();
   if ((flags & cudaGraphInstantiateFlagDeviceLaunch) != 0) {
     r->report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
     return cudaErrorNotSupported;
@@ -33,7 +34,33 @@ cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned
   return cudaSuccess;
 }
 
-// Whether `updated` has the nodes (same types, same order) and edges of `current`.
+bool same_topology(const Graph& current, const Graph& updated, cudaGraphExecUpdateResult& why);
+
+// Whether the node `now` may take the place of `was` (same type): memory nodes keep their
+// addresses, so another allocation or free cannot take their place; a conditional node keeps
+// its parameters (CUDA: changing them is not supported); the graphs a node holds must match
+// as the whole graph must (CUDA's restrictions apply recursively).
+bool same_node(const NodeOp& was, const NodeOp& now, cudaGraphExecUpdateResult& why) {
+  why = cudaGraphExecUpdateErrorParametersChanged;
+  if (const auto* a = std::get_if<MemAllocNodeOp>(&was)) {
+    const auto& b = std::get<MemAllocNodeOp>(now);
+    if (a->params.dptr != b.params.dptr || a->params.bytesize != b.params.bytesize) return false;
+  }
+  if (const auto* f = std::get_if<MemFreeNodeOp>(&was); f != nullptr && f->address != std::get<MemFreeNodeOp>(now).address)
+    return false;
+  if (const auto* c = std::get_if<ConditionalNodeOp>(&was)) {
+    const auto& d = std::get<ConditionalNodeOp>(now);
+    if (c->handle != d.handle || c->type != d.type || c->bodies.size() != d.bodies.size()) return false;
+  }
+  const std::vector<Graph*> inner_was = nested_graphs(was), inner_now = nested_graphs(now);
+  for (size_t i = 0; i < inner_was.size(); ++i)
+    if (!same_topology(*inner_was[i], *inner_now[i], why)) return false;
+  why = cudaGraphExecUpdateSuccess;
+  return true;
+}
+
+// Whether `updated` has the nodes (same types, same order) and edges of `current`, and each
+// node may take its counterpart's place.
 bool same_topology(const Graph& current, const Graph& updated, cudaGraphExecUpdateResult& why) {
   why = cudaGraphExecUpdateErrorTopologyChanged;
   if (current.size() != updated.size()) return false;
@@ -45,18 +72,8 @@ bool same_topology(const Graph& current, const Graph& updated, cudaGraphExecUpda
   why = cudaGraphExecUpdateErrorNodeTypeChanged;
   for (size_t i = 0; i < current.size(); ++i)
     if (current.node(i).op.index() != updated.node(i).op.index()) return false;
-  // Memory nodes keep their addresses: another allocation or free cannot take their place.
-  why = cudaGraphExecUpdateErrorParametersChanged;
-  for (size_t i = 0; i < current.size(); ++i) {
-    const NodeOp& was = current.node(i).op;
-    const NodeOp& now = updated.node(i).op;
-    if (const auto* a = std::get_if<MemAllocNodeOp>(&was);
-        a != nullptr && (a->params.dptr != std::get<MemAllocNodeOp>(now).params.dptr ||
-                         a->params.bytesize != std::get<MemAllocNodeOp>(now).params.bytesize))
-      return false;
-    if (const auto* f = std::get_if<MemFreeNodeOp>(&was); f != nullptr && f->address != std::get<MemFreeNodeOp>(now).address)
-      return false;
-  }
+  for (size_t i = 0; i < current.size(); ++i)
+    if (!same_node(current.node(i).op, updated.node(i).op, why)) return false;
   why = cudaGraphExecUpdateSuccess;
   return true;
 }
@@ -104,7 +121,9 @@ extern "C" cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t s
   if (exec == nullptr) return invalid();
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
-    if (r->capturing(stream)) return r->capture(stream, ChildGraphNodeOp{std::make_shared<const Graph>(exec->graph)});
+    if (r->capturing(stream))
+      return r->capture(stream, ChildGraphNodeOp{NestedGraph(std::make_unique<Graph>(exec->graph)),
+                                                 cudaGraphChildGraphOwnershipClone});
     return r->launch_graph(*exec);
   });
 }
@@ -139,7 +158,7 @@ extern "C" cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphEx
 
 // The executable graph's copy of the child graph takes `childGraph`'s parameters; CUDA asks
 // for the same topology and node order, as cudaGraphExecUpdate does for a whole graph. The
-// copy is replaced, not changed: the graph's own node shares the old one.
+// copy is replaced by a copy of `childGraph`.
 extern "C" cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                                             cudaGraph_t childGraph) {
   ChildGraphNodeOp* c = exec_node_op<ChildGraphNodeOp>(hGraphExec, node);
@@ -148,7 +167,7 @@ extern "C" cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGra
   cudaGraphExecUpdateResult why = cudaGraphExecUpdateSuccess;
   if (!same_topology(*c->graph, *child, why)) return invalid();
   return guarded([&] {
-    c->graph = std::make_shared<const Graph>(*child);
+    c->graph = NestedGraph(std::make_unique<Graph>(*child));
     return cudaSuccess;
   });
 }
@@ -159,7 +178,8 @@ extern "C" cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph
   const RuntimeHandle r = process_runtime();
   GraphExec* exec = r->graph_table().exec(hGraphExec);
   Graph* updated = r->graph_table().graph(hGraph);
-  if (exec == nullptr || updated == nullptr) return invalid();
+  // CUDA: a graph moved into a child-graph node cannot supply an update.
+  if (exec == nullptr || updated == nullptr || moved_child(hGraph)) return invalid();
   cudaGraphExecUpdateResult why = cudaGraphExecUpdateSuccess;
   const bool ok = same_topology(exec->graph, *updated, why);
   if (resultInfo != nullptr) *resultInfo = cudaGraphExecUpdateResultInfo{why, nullptr, nullptr};

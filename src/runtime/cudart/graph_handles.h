@@ -56,16 +56,6 @@ T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
   return n == nullptr ? nullptr : std::get_if<T>(&n->op);
 }
 
-// The operation of a child-graph node of `parent` that runs a copy of `child` (taken now, as
-// CUDA does); cudaErrorInvalidValue for what CUDA refuses: an unknown graph, the parent itself,
-// a cycle (it could never run), memory nodes (a graph with them cannot be a child).
-inline cudaError_t child_graph_op(cudaGraph_t child, cudaGraph_t parent, ChildGraphNodeOp& op) {
-  const Graph* g = process_runtime()->graph_table().graph(child);
-  if (g == nullptr || child == parent || !g->topological_order() || has_memory_nodes(*g)) return cudaErrorInvalidValue;
-  op.graph = std::make_shared<const Graph>(*g);
-  return cudaSuccess;
-}
-
 // Adds a node to `graph` after `dependencies`; *node receives its handle.
 inline cudaError_t add_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                   size_t count, NodeOp op) {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "cudart/graph_handles.h"
+#include "cudart/graph_child.h"
 
 using namespace lockstep::runtime;
 
@@ -28,26 +28,18 @@ bool valid_body_count(cudaGraphConditionalNodeType type, unsigned size) {
   return false;
 }
 
-// The node's body graphs are new graphs of the table; the program fills them through the
-// handles in the node's own array, which phGraph_out is set to (as CUDA does).
+// The node's body graphs are the node's own, known to the table by handle; the program fills
+// them through the handles in the node's own array, which phGraph_out is set to (as CUDA does).
 cudaError_t add_conditional_node(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
                                  size_t numDependencies, cudaConditionalNodeParams& p) {
   const RuntimeHandle r = process_runtime();
   if (pGraphNode == nullptr || r->graph_table().graph(graph) == nullptr || !r->is_conditional(p.handle) ||
       !valid_body_count(p.type, p.size))
     return invalid();
-  ConditionalNodeOp op{p.handle, p.type, {}, {}};
-  for (unsigned i = 0; i < p.size; ++i) {
-    Graph& body = r->graph_table().create();
-    op.bodies.push_back(&body);
-    op.body_handles.push_back(graph_handle(body));
-  }
-  const std::vector<cudaGraph_t> bodies = op.body_handles;
-  if (const cudaError_t e = add_graph_node(pGraphNode, graph, pDependencies, numDependencies, std::move(op));
-      e != cudaSuccess) {
-    for (cudaGraph_t body : bodies) r->graph_table().destroy(body);
+  if (const cudaError_t e = add_graph_node(pGraphNode, graph, pDependencies, numDependencies,
+                                           ConditionalNodeOp(p.handle, p.type, p.size));
+      e != cudaSuccess)
     return e;
-  }
   p.phGraph_out = std::get<ConditionalNodeOp>(r->graph_table().node(*pGraphNode)->op).body_handles.data();
   return cudaSuccess;
 }
@@ -89,9 +81,9 @@ extern "C" cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t
       const cudaHostNodeParams p{n.host.fn, n.host.userData};
       return cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &p);
     }
-    // Moving the child graph into the node runs the same as copying it.
     case cudaGraphNodeTypeGraph:
-      return cudaGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, n.graph.graph);
+      return add_child_graph_node(pGraphNode, graph, pDependencies, numDependencies, n.graph.graph,
+                                  n.graph.ownership);
     case cudaGraphNodeTypeEmpty:
       return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
     case cudaGraphNodeTypeWaitEvent:

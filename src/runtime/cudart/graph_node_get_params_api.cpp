@@ -78,7 +78,9 @@ extern "C" cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, cudaGraphNod
     case cudaGraphNodeTypeMemcpy: return cudaGraphMemcpyNodeGetParams(node, &p.memcpy.copyParams);
     case cudaGraphNodeTypeMemset: return get_memset(node, p.memset);
     case cudaGraphNodeTypeHost: return get_host(node, p.host);
-    case cudaGraphNodeTypeGraph: return cudaGraphChildGraphNodeGetGraph(node, &p.graph.graph);
+    case cudaGraphNodeTypeGraph:
+      p.graph.ownership = std::get<ChildGraphNodeOp>(n->op).ownership;
+      return cudaGraphChildGraphNodeGetGraph(node, &p.graph.graph);
     case cudaGraphNodeTypeEmpty: return cudaSuccess;
     case cudaGraphNodeTypeWaitEvent: return cudaGraphEventWaitNodeGetEvent(node, &p.eventWait.event);
     case cudaGraphNodeTypeEventRecord: return cudaGraphEventRecordNodeGetEvent(node, &p.eventRecord.event);

@@ -2,9 +2,14 @@
 // cudaGraphNodeParams. Each type goes to its own setter (graph_query_api.cpp,
 // graph_params_api.cpp, graph_exec_api.cpp), so the generic and typed forms check and change
 // alike. The type named must be the node's own; a node's type never changes.
+//
+// A conditional node keeps the parameters it was made with, in a graph as in an executable
+// graph: its bodies were made for its type and size, and CUDA documents changing a conditional
+// node's parameters as unsupported (cudaGraphExecUpdate). Naming the parameters it has is no
+// change, and succeeds.
 #include <utility>
 
-#include "cudart/graph_handles.h"
+#include "cudart/graph_child.h"
 
 using namespace lockstep::runtime;
 
@@ -33,16 +38,25 @@ cudaMemsetParams memset_v1(const cudaMemsetParamsV2& m) {
 cudaHostNodeParams host_v1(const cudaHostNodeParamsV2& h) { return cudaHostNodeParams{h.fn, h.userData}; }
 
 // CUDA has no per-type setter for a child-graph node of a graph: the node takes a copy of the
-// new child, checked as cudaGraphAddChildGraphNode checks one.
-cudaError_t set_child(cudaGraphNode_t node, cudaGraph_t child) {
+// new child, checked as cudaGraphAddChildGraphNode checks one. Its old graph goes, and with it
+// the handle cudaGraphChildGraphNodeGetGraph gave out.
+cudaError_t set_child(cudaGraphNode_t node, const cudaChildGraphNodeParams& params) {
+  if (params.ownership == cudaGraphChildGraphOwnershipMove) return gap("cudaGraphNodeSetParams moving a child graph");
   const RuntimeHandle r = process_runtime();
   Graph* owner = nullptr;
   GraphNode* n = r->graph_table().node(node, &owner);
   ChildGraphNodeOp op;
-  if (child_graph_op(child, graph_handle(*owner), op) != cudaSuccess)
+  if (params.ownership != cudaGraphChildGraphOwnershipClone ||
+      child_graph_op(params.graph, graph_handle(*owner), op) != cudaSuccess)
     return invalid();
-  n->op = std::move(op);
+  r->graph_table().replace_op(*n, std::move(op));
   return cudaSuccess;
+}
+
+// What may be asked of a conditional node: the handle, type and size it has.
+cudaError_t set_conditional(const ConditionalNodeOp& op, const cudaConditionalNodeParams& p) {
+  const bool same = p.handle == op.handle && p.type == op.type && p.size == op.bodies.size();
+  return same ? cudaSuccess : not_supported();
 }
 
 }  // namespace
@@ -71,8 +85,8 @@ extern "C" cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNod
     case cudaGraphNodeTypeEventRecord: return cudaGraphEventRecordNodeSetEvent(node, p.eventRecord.event);
     case cudaGraphNodeTypeMemAlloc:
     case cudaGraphNodeTypeMemFree: return not_supported();
-    case cudaGraphNodeTypeGraph: return guarded([&] { return set_child(node, p.graph.graph); });
-    case cudaGraphNodeTypeConditional: return gap("cudaGraphNodeSetParams of a conditional node");
+    case cudaGraphNodeTypeGraph: return guarded([&] { return set_child(node, p.graph); });
+    case cudaGraphNodeTypeConditional: return set_conditional(std::get<ConditionalNodeOp>(n->op), p.conditional);
     default: return invalid();
   }
 }
@@ -105,7 +119,7 @@ extern "C" cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cud
       return cudaGraphExecEventRecordNodeSetEvent(graphExec, node, p.eventRecord.event);
     case cudaGraphNodeTypeMemAlloc:
     case cudaGraphNodeTypeMemFree: return not_supported();
-    case cudaGraphNodeTypeConditional: return gap("cudaGraphExecNodeSetParams of a conditional node");
+    case cudaGraphNodeTypeConditional: return set_conditional(std::get<ConditionalNodeOp>(n->op), p.conditional);
     default: return invalid();
   }
 }
