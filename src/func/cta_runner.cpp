@@ -18,7 +18,10 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
       options_(std::move(options)),
       trace_(trace),
       turn_flags_(turn_flags(kernel, options_.park_launch_effects)),
-      parking_(options_.park_launch_effects) {
+      parking_(options_.park_launch_effects),
+      forms_warps_(is_block_level_unit(options_.divergence.name)),
+      scheduler_(kFormationPatience) {
+  if (forms_warps_) formation_rule_ = formation_rule_of(options_.divergence.name);
   if (options_.park_launch_effects && options_.park_footprints) {
     store_bytes_.resize(kernel.code.size());
     for (size_t pc = 0; pc < store_bytes_.size(); ++pc) store_bytes_[pc] = memory::plain_store_bytes(kernel.code[pc].fn);
@@ -47,6 +50,8 @@ void CtaRunner::start(CtaState& cta) {
     for (uint32_t i = 0; i < nwarps; ++i) divergence_.push_back(make_divergence_unit(options_.divergence));
   }
   parked_.clear();  // a launch stopped by a fault may have left some
+  scheduler_.reset(nwarps);
+  formed_count_ = 0;
   std::fill(warp_parked_.begin(), warp_parked_.end(), 0);
   cta.warps = &warps_;
   cta.live_warps = nwarps;
@@ -196,6 +201,7 @@ void CtaRunner::run(CtaState& cta, RunCounters& counters) {
 }
 
 CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
+  if (forms_warps_) return formed_turn(cta, counters);
   bool ran = false;
   bool all_exited = true;
   for (Warp& w : warps_) {
