@@ -57,33 +57,16 @@ struct FormationRun {
   uint64_t thread_instructions = 0;
 };
 
-FormationRun run_if_else(const std::string& divergence) {
-  EngineOptions options;
-  options.warp_size = 4;
-  options.divergence = divergence;
-  Engine engine(options);
-  const ModuleId m = engine.load_ptx(kIfElse, "ifelse.ptx");
-  const KernelInfo info = engine.kernel_info(m, "ifelse");
-  std::map<uint32_t, std::string> block_at;
-  for (const auto& [label, pc] : info.labels) block_at[pc] = label;
+// One issued warp, formed or not, in trace order: its PC, its formed warp number (0: it issued
+// alone) and, per lane, the thread there.
+struct Issued {
+  uint32_t pc;
+  uint64_t formed;
+  std::vector<std::string> lanes;
+};
 
-  // The issued warps in order: (pc, formed warp number, lanes -> thread).
-  struct Issued {
-    uint32_t pc;
-    uint64_t formed;
-    std::vector<std::string> lanes;
-  };
-  std::vector<Issued> issued;
-  engine.set_trace([&](const TraceEvent& e) {
-    if (issued.empty() || e.formed_warp == 0 || issued.back().formed != e.formed_warp)
-      issued.push_back({e.pc, e.formed_warp, std::vector<std::string>(4, "-")});
-    for (uint32_t l = 0; l < 4; ++l)
-      if ((e.path_mask >> l & 1) != 0) issued.back().lanes[l] = "T" + std::to_string(e.warp * 4 + l);
-  });
-  test::DeviceBuffer<uint32_t> out(engine, 8);
-  const LaunchResult r = test::launch_ok(engine, m, "ifelse", {1, 1, 1}, {8, 1, 1}, {out.arg()});
-  EXPECT_EQ(out.download(), (std::vector<uint32_t>{101, 110, 110, 110, 110, 110, 101, 101}));
-
+FormationRun summarize(const LaunchResult& r, const std::vector<Issued>& issued,
+                       const std::map<uint32_t, std::string>& block_at) {
   FormationRun run{{}, r.warp_instructions, r.thread_instructions};
   std::string label, step;
   uint32_t step_pc = ~0u;
@@ -106,6 +89,73 @@ FormationRun run_if_else(const std::string& divergence) {
   }
   flush();
   return run;
+}
+
+// The same if/else for any block of 4-lane warps: the threads whose bit is set in `b_threads`
+// fall through to B, the others branch to C. out[tid] = 101 (B) or 110 (C).
+constexpr const char* kMaskedIfElse = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+
+.visible .entry ifelse(.param .u64 out, .param .u32 b_threads)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<4>;
+A:
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r4, [b_threads];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;
+  shr.u32 %r3, %r4, %r1;
+  and.b32 %r3, %r3, 1;
+  setp.eq.u32 %p1, %r3, 0;
+  @%p1 bra C;
+B:
+  add.u32 %r2, %r2, 1;
+  bra D;
+C:
+  add.u32 %r2, %r2, 10;
+D:
+  add.u32 %r2, %r2, 100;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+
+// Runs the figure's kernel (b_threads == 0) or kMaskedIfElse on `threads` threads.
+FormationRun run_if_else(const std::string& divergence, uint32_t threads = 8, uint32_t b_threads = 0) {
+  EngineOptions options;
+  options.warp_size = 4;
+  options.divergence = divergence;
+  Engine engine(options);
+  const ModuleId m = engine.load_ptx(b_threads == 0 ? kIfElse : kMaskedIfElse, "ifelse.ptx");
+  const KernelInfo info = engine.kernel_info(m, "ifelse");
+  std::map<uint32_t, std::string> block_at;
+  for (const auto& [label, pc] : info.labels) block_at[pc] = label;
+
+  std::vector<Issued> issued;
+  engine.set_trace([&](const TraceEvent& e) {
+    if (issued.empty() || e.formed_warp == 0 || issued.back().formed != e.formed_warp)
+      issued.push_back({e.pc, e.formed_warp, std::vector<std::string>(4, "-")});
+    for (uint32_t l = 0; l < 4; ++l)
+      if ((e.path_mask >> l & 1) != 0) issued.back().lanes[l] = "T" + std::to_string(e.warp * 4 + l);
+  });
+  test::DeviceBuffer<uint32_t> out(engine, threads);
+  if (b_threads == 0) {
+    const LaunchResult r = test::launch_ok(engine, m, "ifelse", {1, 1, 1}, {threads, 1, 1}, {out.arg()});
+    EXPECT_EQ(out.download(), (std::vector<uint32_t>{101, 110, 110, 110, 110, 110, 101, 101}));
+    return summarize(r, issued, block_at);
+  }
+  const LaunchResult r = test::launch_ok(engine, m, "ifelse", {1, 1, 1}, {threads, 1, 1},
+                                         {out.arg(), test::arg<uint32_t>(b_threads)});
+  std::vector<uint32_t> expected(threads);
+  for (uint32_t t = 0; t < threads; ++t) expected[t] = (b_threads >> t & 1) != 0 ? 101 : 110;
+  EXPECT_EQ(out.download(), expected);
+  return summarize(r, issued, block_at);
 }
 
 // A: 7 instructions, B: 2, C: 1, D: 6 (add, mul, add, st, ret and the function's synthetic exit
@@ -148,6 +198,29 @@ TEST(SeedWarpFormation, ThreadBlockCompactionFollowsFigure3_16) {
   EXPECT_EQ(run.steps, expected);
   EXPECT_EQ(run.warp_instructions, 2u * 7 + 1u * 2 + 2u * 1 + 2u * 6);
   EXPECT_EQ(run.thread_instructions, kThreadInstructions);
+}
+
+// Three warps, where the two rules part: B's threads are T0 (lane 0), T4/T5 (lanes 0, 1) and T9
+// (lane 1). dwf's LUT only fills the newest formed warp: T4 collides with T0 and opens a second,
+// T9 collides with T5 there and opens a third. tbc compacts each lane column: [T0 T5] and
+// [T4 T9]. C's threads need three warps under both rules (column 2 holds T2, T6 and T10), but
+// dwf puts T8 with W1's T6/T7 (W1 opened the second warp) where tbc puts it with T1..T3.
+// A: 8 instructions (the guarded branch runs for the 8 C threads), B: 2, C: 1, D: 6.
+TEST(SeedWarpFormation, ThreeWarpsLutAndCompactionDiffer) {
+  constexpr uint32_t kBThreads = 1u << 0 | 1u << 4 | 1u << 5 | 1u << 9;
+  constexpr uint64_t kThreads = 7 * 12 + 8 + 2 * 4 + 1 * 8 + 6 * 12;
+  const std::string a = "A: [T0 T1 T2 T3] [T4 T5 T6 T7] [T8 T9 T10 T11]";
+  const std::string d = "D: [T0 T1 T2 T3] [T4 T5 T6 T7] [T8 T9 T10 T11]";
+  const FormationRun dwf = run_if_else("dwf", 12, kBThreads);
+  EXPECT_EQ(dwf.steps, (std::vector<std::string>{a, "B: [T0 - - -] [T4 T5 - -] [- T9 - -]",
+                                                  "C: [- T1 T2 T3] [T8 - T6 T7] [- - T10 T11]", d}));
+  EXPECT_EQ(dwf.warp_instructions, 3u * 8 + 3u * 2 + 3u * 1 + 3u * 6);
+  EXPECT_EQ(dwf.thread_instructions, kThreads);
+  const FormationRun tbc = run_if_else("tbc", 12, kBThreads);
+  EXPECT_EQ(tbc.steps, (std::vector<std::string>{a, "B: [T0 T5 - -] [T4 T9 - -]",
+                                                  "C: [T8 T1 T2 T3] [- - T6 T7] [- - T10 T11]", d}));
+  EXPECT_EQ(tbc.warp_instructions, 3u * 8 + 2u * 2 + 3u * 1 + 3u * 6);
+  EXPECT_EQ(tbc.thread_instructions, kThreads);
 }
 
 // Timing mode does not form warps: it refuses the block-level units by name.
