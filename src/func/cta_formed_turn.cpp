@@ -1,8 +1,9 @@
 // CtaRunner::turn() under a block-level divergence unit (sm.divergence = dwf, tbc): each issue
-// picks a PC (FormationScheduler), forms warps from the block's warps whose current path is at
+// picks a PC (dwf: FormationScheduler over the warps' paths; tbc: the block stack's top entry,
+// once all its warps can issue), forms warps from the block's warps whose current path is at
 // that PC (form_warps), counts and traces every formed warp, and runs the instruction once on
 // each home warp with the mask of its threads there, so handlers and per-thread results are
-// those of the per-warp units. Warp-level collectives (shfl, vote, match, redux, bar.warp.sync)
+// those of the per-warp units; under tbc the block stack then takes the warps' outcomes. Warp-level collectives (shfl, vote, match, redux, bar.warp.sync)
 // therefore run per home warp: a formed warp is split back into its home warps for them, and
 // each home warp's own unit keeps its lanes together where the instruction needs them.
 #include <bit>
@@ -29,12 +30,25 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
   ir::Pc pc = 0;
   try {
     for (uint32_t budget = options_.time_slice; budget != 0; --budget) {
-      for (const Warp& w : warps_) {
-        const bool ready = w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0 && w.active != 0;
-        ready_pcs_[w.warp_id] = ready ? w.pc : ir::kNoPc;
+      if (block_stack_) {
+        // tbc: the top entry issues when every warp with threads in it can (WCnt).
+        bool all_ready = true, any = false;
+        for (const Warp& w : warps_) {
+          const bool member = block_stack_->mask(w.warp_id) != 0;
+          any |= member;
+          all_ready = all_ready && (!member || (w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0));
+          ready_pcs_[w.warp_id] = member ? w.pc : ir::kNoPc;
+        }
+        if (!any || !all_ready) break;
+        pc = block_stack_->pc();
+      } else {
+        for (const Warp& w : warps_) {
+          const bool ready = w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0 && w.active != 0;
+          ready_pcs_[w.warp_id] = ready ? w.pc : ir::kNoPc;
+        }
+        pc = scheduler_.pick(ready_pcs_);
+        if (pc == ir::kNoPc) break;
       }
-      pc = scheduler_.pick(ready_pcs_);
-      if (pc == ir::kNoPc) break;
       const ExecInst& in = code[pc];
       members_.clear();
       for (uint32_t i = 0; i < warps_.size(); ++i) {
@@ -77,14 +91,20 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
         }
         ++w.clock;
       }
+      if (block_stack_) {
+        block_stack_->resolve(in, warps_);
+        block_stack_->sync(warps_);
+      }
       ++issued;
       if (f != 0) break;
     }
   } catch (FaultException& e) {
     for (Warp& w : warps_) counters.divergence += w.divergence->take_counters();
+    if (block_stack_) counters.divergence += block_stack_->take_counters();
     throw LaunchFault{std::move(e.fault), faulting_warp, pc, {}};
   }
   for (Warp& w : warps_) counters.divergence += w.divergence->take_counters();
+  if (block_stack_) counters.divergence += block_stack_->take_counters();
   if (issued == 0) {
     if (!parked_.empty()) return TurnResult::Parked;
     report_deadlock(cta);

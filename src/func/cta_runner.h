@@ -12,6 +12,7 @@
 
 #include "func/bound_kernel.h"
 #include "func/commit_plan.h"
+#include "func/divergence/block_stack.h"
 #include "func/divergence/divergence_unit.h"
 #include "func/divergence/warp_formation.h"
 #include "func/warp.h"
@@ -154,11 +155,15 @@ class CtaRunner {
   std::vector<std::vector<uint64_t>> registers_;
   std::vector<std::vector<LaneMask>> predicates_;
   std::vector<std::unique_ptr<DivergenceUnit>> divergence_;
-  // Block-level units (sm.divergence = dwf, tbc): the warps' own units keep each home warp's
-  // threads' PCs; formed_turn() groups the paths of several warps at one PC into formed warps.
+  // Block-level units (sm.divergence = dwf, tbc): the warps' units keep each home warp's
+  // threads' PCs (dwf: branch barriers; tbc: views of block_stack_); formed_turn() groups the
+  // paths of several warps at one PC into formed warps.
   bool forms_warps_ = false;
   FormationRule formation_rule_ = FormationRule::InPlaceLut;
   FormationScheduler scheduler_;
+  // tbc: the block-wide stack, which the warps' units are views of; it picks the PC instead of
+  // the scheduler.
+  std::unique_ptr<BlockStack> block_stack_;
   uint64_t formed_count_ = 0;              // formed warps issued by the block so far (trace)
   std::vector<ir::Pc> ready_pcs_;          // formed_turn() scratch, per warp
   std::vector<LaneMask> exec_;             // formed_turn() scratch, per warp

@@ -20,8 +20,9 @@ std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& op
   if (options.name == "ipdom-stack") return make_ipdom_stack();
   if (options.name == "branch-barrier") return make_branch_barrier(options.yield_after);
   // The block-level units form warps across a block's warps (func/divergence/warp_formation.h,
-  // CtaRunner); each home warp keeps its threads' PCs in a per-warp unit: dwf in branch
-  // barriers (a PC per thread, no stack), tbc in the IPDOM stack.
+  // CtaRunner). dwf keeps each home warp's threads' PCs in branch barriers (a PC per thread, no
+  // stack). Under tbc the CtaRunner gives its warps views of its block-wide stack instead
+  // (block_stack.h); a warp on its own is a one-warp block, whose block stack is the IPDOM stack.
   if (options.name == "dwf") return make_branch_barrier(options.yield_after);
   if (options.name == "tbc") return make_ipdom_stack();
   std::string known;
