@@ -55,6 +55,8 @@ struct FormationRun {
   std::vector<std::string> steps;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t divergent_branches = 0;
+  uint64_t reconvergences = 0;
 };
 
 // One issued warp, formed or not, in trace order: its PC, its formed warp number (0: it issued
@@ -67,7 +69,8 @@ struct Issued {
 
 FormationRun summarize(const LaunchResult& r, const std::vector<Issued>& issued,
                        const std::map<uint32_t, std::string>& block_at) {
-  FormationRun run{{}, r.warp_instructions, r.thread_instructions};
+  FormationRun run{{}, r.warp_instructions, r.thread_instructions, r.divergence.divergent_branches,
+                   r.divergence.reconvergences};
   std::string label, step;
   uint32_t step_pc = ~0u;
   auto flush = [&] {
@@ -174,6 +177,8 @@ TEST(SeedWarpFormation, StackRunsBAndCPerWarp) {
   EXPECT_EQ(run.steps, expected);
   EXPECT_EQ(run.warp_instructions, 2u * (7 + 2 + 1 + 6));
   EXPECT_EQ(run.thread_instructions, kThreadInstructions);
+  EXPECT_EQ(run.divergent_branches, 2u);  // one per warp
+  EXPECT_EQ(run.reconvergences, 2u);
 }
 
 // Fig 3-14 (dwf, in-place merging): B runs T0 with W1's T6/T7 as one warp; C runs W0's
@@ -186,6 +191,10 @@ TEST(SeedWarpFormation, DynamicWarpFormationMergesFigure3_14) {
   EXPECT_EQ(run.steps, expected);
   EXPECT_EQ(run.warp_instructions, 2u * 7 + 1u * 2 + 2u * 1 + 2u * 6);
   EXPECT_EQ(run.thread_instructions, kThreadInstructions);
+  // Counted by the home warps' branch-barrier units: each warp's branch splits it, and each
+  // warp's barrier at D releases threads that came in two groups.
+  EXPECT_EQ(run.divergent_branches, 2u);
+  EXPECT_EQ(run.reconvergences, 2u);
 }
 
 // Fig 3-16 (tbc): A with both warps; after both executed A's branch, B with T0/T6/T7 compacted
@@ -198,6 +207,9 @@ TEST(SeedWarpFormation, ThreadBlockCompactionFollowsFigure3_16) {
   EXPECT_EQ(run.steps, expected);
   EXPECT_EQ(run.warp_instructions, 2u * 7 + 1u * 2 + 2u * 1 + 2u * 6);
   EXPECT_EQ(run.thread_instructions, kThreadInstructions);
+  // Counted by the block stack: one split of the block, one merge.
+  EXPECT_EQ(run.divergent_branches, 1u);
+  EXPECT_EQ(run.reconvergences, 1u);
 }
 
 // Three warps, where the two rules part: B's threads are T0 (lane 0), T4/T5 (lanes 0, 1) and T9
