@@ -6,7 +6,7 @@
 // registers stay in their home warps, and the runner executes a formed warp's instruction on
 // each home warp with the mask of its threads (per-thread semantics are those of any unit).
 // This file holds the two pure pieces: how threads are grouped into formed warps, and which PC
-// the block issues next.
+// dwf issues next (tbc's block-wide stack is block_stack.h).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,11 +43,12 @@ struct FormedWarp {
 // The formed warps for `members` (in warp order, each warp at most once), in issue order.
 std::vector<FormedWarp> form_warps(FormationRule rule, const std::vector<FormationMember>& members);
 
-// Which PC the block issues next: the lowest PC among the ready home warps' paths (threads
-// behind catch up with those ahead, so the paths of an if/else meet at the join point and
-// merge there), unless a ready warp has been passed over `patience` issues in a row: then that
-// warp's PC (the one passed over longest, the lowest warp index first). Lowest-PC alone would
-// starve a warp that waits ahead of a sibling spinning on a flag the first one sets.
+// Which PC the block issues next under dwf (tbc issues its block stack's top entry): the lowest
+// PC among the ready home warps' paths (threads behind catch up with those ahead, so the paths
+// of an if/else meet at the join point and merge there), unless a ready warp has been passed
+// over `patience` issues in a row: then that warp's PC (the one passed over longest, the lowest
+// warp index first). Lowest-PC alone would starve a warp that waits ahead of a sibling spinning
+// on a flag the first one sets.
 class FormationScheduler {
  public:
   explicit FormationScheduler(uint32_t patience) : patience_(patience) {}
