@@ -124,6 +124,12 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
                                             options.divergence, known));
   }
   if (options.yield_after == 0) throw std::invalid_argument("sm.yield_after must be at least 1");
+  // The timing SM issues per warp slot and does not form warps across them: refuse rather
+  // than run a block-level unit as something else.
+  if (options.timing && func::is_block_level_unit(options.divergence))
+    throw std::invalid_argument(fmt::format(
+        "sm.divergence={} is modelled in functional mode only; timing mode does not form warps yet",
+        options.divergence));
   impl_->options = options;
   impl_->memory.set_strict_bounds(options.memcheck);
 }
@@ -508,6 +514,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
       e.active_mask = r.exec;
       e.ptx_line = k.code[r.pc].loc.line;
       e.cycle = r.clock;
+      e.formed_warp = r.formed_warp;
       trace(e);
     };
   }

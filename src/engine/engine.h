@@ -60,7 +60,8 @@ struct EngineOptions {
   bool memcheck = false;
   // sm.divergence: how a warp runs divergent control flow, in both modes (timing mode takes
   // it, and yield_after, from `timing` when that sets them) ("branch-barrier":
-  // independent thread scheduling, as on cc 7.0 and later; "ipdom-stack": the SIMT stack).
+  // independent thread scheduling, as on cc 7.0 and later; "ipdom-stack": the SIMT stack;
+  // "dwf", "tbc": warps formed across a block's warps, functional mode only).
   std::string divergence = "branch-barrier";
   // sm.yield_after: backward branches in a row before a branch-barrier thread group yields.
   uint32_t yield_after = 64;
@@ -80,6 +81,10 @@ struct TraceEvent {
   // Timing mode: the cycle the instruction issued in. Functional mode: the warp's instruction
   // count before it (what %clock reads there).
   uint64_t cycle = 0;
+  // sm.divergence = dwf or tbc: the formed warp these lanes issued in, numbered from 1 per block
+  // in issue order; the events of one formed warp (one per home warp with threads in it) share
+  // it and come one after another. 0: the warp issued alone (the per-warp units).
+  uint64_t formed_warp = 0;
 };
 
 // A device-side fault, reported like a memory checker does.

@@ -18,7 +18,11 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
       options_(std::move(options)),
       trace_(trace),
       turn_flags_(turn_flags(kernel, options_.park_launch_effects)),
-      parking_(options_.park_launch_effects) {
+      parking_(options_.park_launch_effects),
+      forms_warps_(is_block_level_unit(options_.divergence.name)),
+      scheduler_(kFormationPatience) {
+  if (forms_warps_) formation_rule_ = formation_rule_of(options_.divergence.name);
+  if (forms_warps_ && formation_rule_ == FormationRule::Compaction) block_stack_ = std::make_unique<BlockStack>();
   if (options_.park_launch_effects && options_.park_footprints) {
     store_bytes_.resize(kernel.code.size());
     for (size_t pc = 0; pc < store_bytes_.size(); ++pc) store_bytes_[pc] = memory::plain_store_bytes(kernel.code[pc].fn);
@@ -44,9 +48,13 @@ void CtaRunner::start(CtaState& cta) {
     predicates_.assign(nwarps, {});
     warp_parked_.assign(nwarps, 0);
     divergence_.clear();
-    for (uint32_t i = 0; i < nwarps; ++i) divergence_.push_back(make_divergence_unit(options_.divergence));
+    for (uint32_t i = 0; i < nwarps; ++i)
+      divergence_.push_back(block_stack_ ? make_block_stack_view(*block_stack_, i)
+                                         : make_divergence_unit(options_.divergence));
   }
   parked_.clear();  // a launch stopped by a fault may have left some
+  scheduler_.reset(nwarps);
+  formed_count_ = 0;
   std::fill(warp_parked_.begin(), warp_parked_.end(), 0);
   cta.warps = &warps_;
   cta.live_warps = nwarps;
@@ -76,6 +84,12 @@ void CtaRunner::start(CtaState& cta) {
     w.divergence = divergence_[i].get();
     w.divergence->reset(w, w.live, entry.entry);
     init_registers(w, cta, threads);
+  }
+  if (block_stack_) {
+    std::vector<LaneMask> live(nwarps);
+    for (uint32_t i = 0; i < nwarps; ++i) live[i] = warps_[i].live;
+    block_stack_->reset(live, entry.entry);
+    block_stack_->sync(warps_);
   }
 }
 
@@ -196,6 +210,7 @@ void CtaRunner::run(CtaState& cta, RunCounters& counters) {
 }
 
 CtaRunner::TurnResult CtaRunner::turn(CtaState& cta, RunCounters& counters) {
+  if (forms_warps_) return formed_turn(cta, counters);
   bool ran = false;
   bool all_exited = true;
   for (Warp& w : warps_) {

@@ -12,7 +12,9 @@
 
 #include "func/bound_kernel.h"
 #include "func/commit_plan.h"
+#include "func/divergence/block_stack.h"
 #include "func/divergence/divergence_unit.h"
+#include "func/divergence/warp_formation.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
@@ -63,10 +65,14 @@ struct TraceRecord {
   LaneMask exec = 0;    // lanes executing (after the guard)
   LaneMask active = 0;  // lanes on the current path (before the guard)
   uint64_t clock = 0;   // the issue cycle (timing), or the warp's instruction count (functional)
+  // Block-level units (dwf, tbc): the formed warp these lanes of the warp issued in, numbered
+  // from 1 per block in issue order; the records of one formed warp (one per home warp with
+  // threads in it) share the number and come one after another. 0: the warp issued alone.
+  uint64_t formed_warp = 0;
 };
 
 inline TraceRecord trace_record(const CtaState& cta, const Warp& w) {
-  return {cta.linear_id, w.warp_id, w.pc, w.exec, w.active, w.clock};
+  return {cta.linear_id, w.warp_id, w.pc, w.exec, w.active, w.clock, 0};
 }
 
 using TraceHook = std::function<void(const TraceRecord&)>;
@@ -112,6 +118,10 @@ class CtaRunner {
   // Per PC: kEndsTurn when a warp's turn ends after the instruction (shares_memory), kParks
   // when a warp parks at it (park_launch_effects).
   static constexpr uint8_t kEndsTurn = 1, kParks = 2;
+  // Block-level units: issues in a row a ready warp may be passed over before the scheduler
+  // picks its PC (FormationScheduler): long enough for a join point to wait out an else
+  // block, short enough that a warp spinning on a sibling's flag lets the sibling run.
+  static constexpr uint32_t kFormationPatience = 1024;
   static std::vector<uint8_t> turn_flags(const BoundKernel& kernel, bool park);
   struct ParkedInstruction {
     uint32_t warp;
@@ -126,6 +136,9 @@ class CtaRunner {
   void init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block);
   template <bool kCountWrites>
   void run_warp(Warp& w, CtaState& cta, RunCounters& counters);
+  // turn() under a block-level unit (cta_formed_turn.cpp): up to a time slice of formed-warp
+  // issues, chosen across the block's warps.
+  TurnResult formed_turn(CtaState& cta, RunCounters& counters);
   [[noreturn]] void report_deadlock(const CtaState& cta);
 
   const BoundKernel& kernel_;
@@ -142,6 +155,19 @@ class CtaRunner {
   std::vector<std::vector<uint64_t>> registers_;
   std::vector<std::vector<LaneMask>> predicates_;
   std::vector<std::unique_ptr<DivergenceUnit>> divergence_;
+  // Block-level units (sm.divergence = dwf, tbc): the warps' units keep each home warp's
+  // threads' PCs (dwf: branch barriers; tbc: views of block_stack_); formed_turn() groups the
+  // paths of several warps at one PC into formed warps.
+  bool forms_warps_ = false;
+  FormationRule formation_rule_ = FormationRule::InPlaceLut;
+  FormationScheduler scheduler_;
+  // tbc: the block-wide stack, which the warps' units are views of; it picks the PC instead of
+  // the scheduler.
+  std::unique_ptr<BlockStack> block_stack_;
+  uint64_t formed_count_ = 0;              // formed warps issued by the block so far (trace)
+  std::vector<ir::Pc> ready_pcs_;          // formed_turn() scratch, per warp
+  std::vector<LaneMask> exec_;             // formed_turn() scratch, per warp
+  std::vector<FormationMember> members_;   // formed_turn() scratch
 };
 
 }  // namespace lockstep::func

@@ -57,6 +57,12 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
   // The default divergence unit is branch-barrier (every case above); the SIMT stack must run
   // them all too (functional mode: the timing model runs the same func::execute step).
   cases.push_back({newest, 32, nullptr, "ipdom-stack"});
+  // The block-level units, which form warps across a block's warps (functional mode only: the
+  // timing model refuses them); warp size 8 as well, so that small warps merge across a block.
+  for (const char* unit : {"dwf", "tbc"}) {
+    cases.push_back({newest, 32, nullptr, unit});
+    if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, unit});
+  }
   return cases;
 }
 
@@ -64,8 +70,10 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
 inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string name = "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
   if (info.param.timing != nullptr) name += std::string("_timing_") + info.param.timing;
-  if (info.param.divergence != nullptr)
-    name += std::string("_") + (std::string(info.param.divergence) == "ipdom-stack" ? "ipdom" : "barrier");
+  if (info.param.divergence != nullptr) {
+    const std::string unit = info.param.divergence;
+    name += "_" + (unit == "ipdom-stack" ? std::string("ipdom") : unit == "branch-barrier" ? std::string("barrier") : unit);
+  }
   return name;
 }
 
