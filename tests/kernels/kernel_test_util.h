@@ -57,6 +57,10 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
   // The default divergence unit is branch-barrier (every case above); the SIMT stack must run
   // them all too (functional mode: the timing model runs the same func::execute step).
   cases.push_back({newest, 32, nullptr, "ipdom-stack"});
+  // Thread frontiers (lowest PC first) in both modes, and on 8-lane warps, where more warps split.
+  cases.push_back({newest, 32, nullptr, "thread-frontier"});
+  if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, "thread-frontier"});
+  cases.push_back({newest, 32, "h100", "thread-frontier"});
   return cases;
 }
 
@@ -64,8 +68,10 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
 inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string name = "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
   if (info.param.timing != nullptr) name += std::string("_timing_") + info.param.timing;
-  if (info.param.divergence != nullptr)
-    name += std::string("_") + (std::string(info.param.divergence) == "ipdom-stack" ? "ipdom" : "barrier");
+  if (info.param.divergence != nullptr) {
+    const std::string unit = info.param.divergence;
+    name += unit == "ipdom-stack" ? "_ipdom" : unit == "thread-frontier" ? "_frontier" : "_barrier";
+  }
   return name;
 }
 

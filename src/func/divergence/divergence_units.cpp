@@ -12,13 +12,14 @@ void DivergenceUnit::set_aside(Warp& warp, LaneMask lanes, ir::Pc at) {
 }
 
 const std::vector<std::string>& divergence_unit_names() {
-  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier"};
+  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier", "thread-frontier"};
   return names;
 }
 
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options) {
   if (options.name == "ipdom-stack") return make_ipdom_stack();
   if (options.name == "branch-barrier") return make_branch_barrier(options.yield_after);
+  if (options.name == "thread-frontier") return make_thread_frontier();
   std::string known;
   for (const std::string& n : divergence_unit_names()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown divergence unit '" + options.name + "'; known: " + known);
