@@ -265,7 +265,8 @@ class ThreadFrontier final : public DivergenceUnit {
       if (pc_[l] >= w.pc) next = std::min(next, pc_[l]);
     });
     const Context& c = context();
-    if (c.exit != ir::kNoPc && c.exit >= w.pc && in_state(ThreadState::Blocked) != 0) next = std::min(next, c.exit);
+    if (c.exit != ir::kNoPc && c.exit >= w.pc && in_state(ThreadState::Blocked) != 0)
+      next = std::min(next, c.exit);
     w.reconverge_at = next;
   }
 
