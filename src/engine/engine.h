@@ -61,7 +61,8 @@ struct EngineOptions {
   // sm.divergence: how a warp runs divergent control flow, in both modes (timing mode takes
   // it, and yield_after, from `timing` when that sets them) ("branch-barrier":
   // independent thread scheduling, as on cc 7.0 and later; "ipdom-stack": the SIMT stack;
-  // "dwf", "tbc": warps formed across a block's warps, functional mode only).
+  // "thread-frontier": lowest PC first, reconvergence at thread frontiers; "dwf", "tbc": warps
+  // formed across a block's warps, functional mode only).
   std::string divergence = "branch-barrier";
   // sm.yield_after: backward branches in a row before a branch-barrier thread group yields.
   uint32_t yield_after = 64;

@@ -27,7 +27,7 @@ TEST(DivergenceKeys, OverridesAreChecked) {
   EXPECT_EQ(load_gpu_config("h100", {"sm.divergence=ipdom-stack"}).sm.divergence, "ipdom-stack");
   EXPECT_EQ(load_gpu_config("h100", {"sm.yield_after=8"}).sm.yield_after, 8u);
   EXPECT_EQ(override_error({"sm.divergence=stack"}),
-            "bad value 'stack' for sm.divergence: expected one of ipdom-stack, branch-barrier, dwf, tbc");
+            "bad value 'stack' for sm.divergence: expected one of ipdom-stack, branch-barrier, thread-frontier, dwf, tbc");
   EXPECT_NE(override_error({"sm.yield_after=0"}).find("sm.yield_after"), std::string::npos);
 }
 

@@ -42,6 +42,10 @@ class DivergenceUnit {
   // The whole current path jumped back (target PC <= branch PC); warp.pc is the target. Units
   // that yield count these (seed 001 §3.3.3); the stack ignores them.
   virtual void backward_branch(Warp&) {}
+  // The whole current path jumped forward (a uniform branch or ret; target PC > branch PC);
+  // warp.pc is the target. A unit that runs its paths in PC order (thread-frontier) runs a path
+  // waiting at a PC the jump skipped first; the others ignore it.
+  virtual void forward_branch(Warp&) {}
   // The current path is at an instruction (warp.pc) that `lanes` of the warp must run together
   // (a CTA barrier: the block's barrier counts warps, so a warp arrives once, with all its
   // threads). True: run it now. False: the unit parked the path there to wait for the other

@@ -12,13 +12,14 @@ void DivergenceUnit::set_aside(Warp& warp, LaneMask lanes, ir::Pc at) {
 }
 
 const std::vector<std::string>& divergence_unit_names() {
-  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier", "dwf", "tbc"};
+  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier", "thread-frontier", "dwf", "tbc"};
   return names;
 }
 
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options) {
   if (options.name == "ipdom-stack") return make_ipdom_stack();
   if (options.name == "branch-barrier") return make_branch_barrier(options.yield_after);
+  if (options.name == "thread-frontier") return make_thread_frontier();
   // The block-level units form warps across a block's warps (func/divergence/warp_formation.h,
   // CtaRunner). dwf keeps each home warp's threads' PCs in branch barriers (a PC per thread, no
   // stack). Under tbc the CtaRunner gives its warps views of its block-wide stack instead
