@@ -3,9 +3,10 @@
 // once all its warps can issue), forms warps from the block's warps whose current path is at
 // that PC (form_warps), counts and traces every formed warp, and runs the instruction once on
 // each home warp with the mask of its threads there, so handlers and per-thread results are
-// those of the per-warp units; under tbc the block stack then takes the warps' outcomes. Warp-level collectives (shfl, vote, match, redux, bar.warp.sync)
-// therefore run per home warp: a formed warp is split back into its home warps for them, and
-// each home warp's own unit keeps its lanes together where the instruction needs them.
+// those of the per-warp units; under tbc the block stack then takes the warps' outcomes.
+// Warp-level collectives (shfl, vote, match, redux, bar.warp.sync) therefore run per home warp:
+// a formed warp is split back into its home warps for them, and each home warp's own unit keeps
+// its lanes together where the instruction needs them.
 #include <bit>
 
 #include "func/cta_runner.h"
