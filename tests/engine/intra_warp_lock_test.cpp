@@ -95,7 +95,7 @@ TEST(IntraWarpLock, BadUnitNameNamesTheKeyAndTheChoices) {
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "bad divergence unit 'stack' (sm.divergence): expected one of ipdom-stack, branch-barrier, dwf, tbc");
+              "bad divergence unit 'stack' (sm.divergence): expected one of ipdom-stack, branch-barrier, dwf, tbc, large-warp, sbi, swi");
   }
 }
 
