@@ -22,7 +22,8 @@
 
 namespace lockstep::func {
 
-void CtaRunner::co_issue_sibling(CtaState& cta, BlockStack& stack, ir::Pc pc, RunCounters& counters) {
+void CtaRunner::co_issue_sibling(CtaState& cta, BlockStack& stack, ir::Pc pc,
+                                 RunCounters& counters) {
   const ExecInst& in = kernel_.code[pc];
   Warp& w = warps_[stack.first_warp()];
   const ir::Pc primary_pc = w.pc;
@@ -36,14 +37,16 @@ void CtaRunner::co_issue_sibling(CtaState& cta, BlockStack& stack, ir::Pc pc, Ru
   w.active = primary;
 }
 
-LaneMask CtaRunner::secondary_lanes(const CtaState& cta, const ExecInst& in, const Warp& w, LaneMask primary,
-                                    RunCounters& counters) {
+LaneMask CtaRunner::secondary_lanes(const CtaState& cta, const ExecInst& in, const Warp& w,
+                                    LaneMask primary, RunCounters& counters) {
   const LaneMask lanes = guarded_lanes(in, w);
   // One warp instruction for the pair (the primary counted it); the threads of both paths.
   counters.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
   ++counters.divergence.formed_warps;
-  counters.divergence.formed_threads += static_cast<uint64_t>(std::popcount(primary) + std::popcount(w.active));
-  if (options_.global_writes != nullptr && lanes != 0) counters.global_writes += (*options_.global_writes)[in.pc];
+  counters.divergence.formed_threads +=
+      static_cast<uint64_t>(std::popcount(primary) + std::popcount(w.active));
+  if (options_.global_writes != nullptr && lanes != 0)
+    counters.global_writes += (*options_.global_writes)[in.pc];
   if (trace_ != nullptr) {
     TraceRecord r = trace_record(cta, w);
     r.exec = lanes;
@@ -53,8 +56,8 @@ LaneMask CtaRunner::secondary_lanes(const CtaState& cta, const ExecInst& in, con
   return lanes;
 }
 
-bool CtaRunner::co_issue_other_warp(CtaState& cta, const BlockStack& primary, uint32_t& warp, ir::Pc& pc,
-                                    RunCounters& counters) {
+bool CtaRunner::co_issue_other_warp(CtaState& cta, const BlockStack& primary, uint32_t& warp,
+                                    ir::Pc& pc, RunCounters& counters) {
   const uint32_t n = static_cast<uint32_t>(warps_.size());
   const Warp& p = warps_[primary.first_warp()];
   for (uint32_t k = 1; k < n; ++k) {
@@ -62,8 +65,8 @@ bool CtaRunner::co_issue_other_warp(CtaState& cta, const BlockStack& primary, ui
     Warp& w = warps_[v];
     BlockStack& stack = *block_stacks_[v];
     // Another PC: warps at the primary's PC are dwf's and tbc's to merge, not to interweave.
-    if (w.status != Warp::Status::Running || warp_parked_[v] != 0 || w.active == 0 || w.pc == p.pc ||
-        (w.active & p.active) != 0)
+    if (w.status != Warp::Status::Running || warp_parked_[v] != 0 || w.active == 0 ||
+        w.pc == p.pc || (w.active & p.active) != 0)
       continue;
     const ExecInst& in = kernel_.code[w.pc];
     if (in.is_control || turn_flags_[w.pc] != 0) continue;

@@ -47,7 +47,9 @@ void CtaRunner::start(CtaState& cta) {
   // tbc: one stack for the block; large-warp: one per large warp (the last may be short); sbi:
   // one per warp (as swi).
   const std::string& unit = options_.divergence.name;
-  stack_group_ = unit == "large-warp" ? std::max(options_.divergence.large_warp_size, 1u) : unit == "sbi" || unit == "swi" ? 1 : nwarps;
+  stack_group_ = unit == "large-warp"             ? std::max(options_.divergence.large_warp_size, 1u)
+                 : unit == "sbi" || unit == "swi" ? 1
+                                                  : nwarps;
   if (warps_.size() != nwarps) {
     warps_.assign(nwarps, Warp{});
     registers_.assign(nwarps, {});
@@ -56,7 +58,8 @@ void CtaRunner::start(CtaState& cta) {
     divergence_.clear();
     block_stacks_.clear();
     if (stacked_) {
-      for (uint32_t first = 0; first < nwarps; first += stack_group_) block_stacks_.push_back(std::make_unique<BlockStack>());
+      for (uint32_t first = 0; first < nwarps; first += stack_group_)
+        block_stacks_.push_back(std::make_unique<BlockStack>());
     }
     for (uint32_t i = 0; i < nwarps; ++i)
       divergence_.push_back(stacked_ ? make_block_stack_view(*block_stacks_[i / stack_group_], i)

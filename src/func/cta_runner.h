@@ -166,9 +166,9 @@ class CtaRunner {
   std::vector<std::vector<uint64_t>> registers_;
   std::vector<std::vector<LaneMask>> predicates_;
   std::vector<std::unique_ptr<DivergenceUnit>> divergence_;
-  // Block-level units (sm.divergence = dwf, tbc, large-warp): the warps' units keep each home warp's
-  // threads' PCs (dwf: branch barriers; tbc, large-warp: views of block_stacks_); formed_turn() groups the
-  // paths of several warps at one PC into formed warps.
+  // Block-level units (sm.divergence = dwf, tbc, large-warp, sbi, swi): the warps' units keep
+  // each home warp's threads' PCs (dwf: branch barriers; the others: views of block_stacks_);
+  // formed_turn() groups the paths of several warps at one PC into formed warps.
   bool forms_warps_ = false;
   FormationRule formation_rule_ = FormationRule::InPlaceLut;
   FormationScheduler scheduler_;

@@ -1,6 +1,6 @@
-// sm.divergence, sm.yield_after and sm.large_warp_size: branch barriers (independent thread scheduling) on the presets
-// of compute capability 7.0 and later, the SIMT stack on Fermi; bad values name the key and the
-// accepted ones (tests/engine/divergence_config_test.cpp checks them against the engine's units).
+// sm.divergence, sm.yield_after and sm.large_warp_size: branch barriers (independent thread
+// scheduling) on the presets of compute capability 7.0 and later, the SIMT stack on Fermi, large
+// warps of 4 warps; bad values name the key and the accepted ones (tests/engine/divergence_config_test.cpp checks them against the engine's units).
 #include <gtest/gtest.h>
 
 #include "config/config_error.h"

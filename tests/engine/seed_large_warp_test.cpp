@@ -58,8 +58,8 @@ D:
 
 constexpr uint32_t kThreads = 32;
 constexpr uint32_t kLanes = 4;
-constexpr uint32_t kBThreads = 1u << 0 | 1u << 2 | 1u << 4 | 1u << 5 | 1u << 9 | 1u << 11 | 1u << 12 | 1u << 15 |
-                               1u << 18 | 1u << 22;
+constexpr uint32_t kBThreads = 1u << 0 | 1u << 2 | 1u << 4 | 1u << 5 | 1u << 9 | 1u << 11 |
+                               1u << 12 | 1u << 15 | 1u << 18 | 1u << 22;
 // A's guarded branch runs for the 22 C threads only: 7*32 + 22 + 2*10 + 1*22 + 6*32.
 constexpr uint64_t kThreadInstructions = 480;
 
@@ -93,9 +93,11 @@ UnitRun run(const std::string& divergence, uint32_t group) {
   std::vector<Issued> issued;
   engine.set_trace([&](const TraceEvent& e) {
     if (issued.empty() || e.formed_warp == 0 || issued.back().formed != e.formed_warp)
-      issued.push_back({e.pc, e.formed_warp, e.warp / group, std::vector<std::string>(kLanes, "-")});
+      issued.push_back(
+          {e.pc, e.formed_warp, e.warp / group, std::vector<std::string>(kLanes, "-")});
     for (uint32_t l = 0; l < kLanes; ++l)
-      if ((e.path_mask >> l & 1) != 0) issued.back().lanes[l] = "T" + std::to_string(e.warp * kLanes + l);
+      if ((e.path_mask >> l & 1) != 0)
+        issued.back().lanes[l] = "T" + std::to_string(e.warp * kLanes + l);
   });
   test::DeviceBuffer<uint32_t> out(engine, kThreads);
   UnitRun r;
@@ -134,8 +136,10 @@ UnitRun run(const std::string& divergence, uint32_t group) {
 
 const char* const kA0 = "A: [T0 T1 T2 T3] [T4 T5 T6 T7] [T8 T9 T10 T11] [T12 T13 T14 T15]";
 const char* const kD0 = "D: [T0 T1 T2 T3] [T4 T5 T6 T7] [T8 T9 T10 T11] [T12 T13 T14 T15]";
-const char* const kA1 = "A: [T16 T17 T18 T19] [T20 T21 T22 T23] [T24 T25 T26 T27] [T28 T29 T30 T31]";
-const char* const kD1 = "D: [T16 T17 T18 T19] [T20 T21 T22 T23] [T24 T25 T26 T27] [T28 T29 T30 T31]";
+const char* const kA1 =
+    "A: [T16 T17 T18 T19] [T20 T21 T22 T23] [T24 T25 T26 T27] [T28 T29 T30 T31]";
+const char* const kD1 =
+    "D: [T16 T17 T18 T19] [T20 T21 T22 T23] [T24 T25 T26 T27] [T28 T29 T30 T31]";
 
 // Fig 3-17 (b): each large warp issues B, then C, as sub-warps that take one thread per column
 // of its mask matrix, the k-th thread of a column in the k-th sub-warp: LW0's B column 0 holds
@@ -143,11 +147,13 @@ const char* const kD1 = "D: [T16 T17 T18 T19] [T20 T21 T22 T23] [T24 T25 T26 T27
 // 2, so they issue one by one. The two large warps never mix threads.
 TEST(SeedLargeWarp, SubWarpsTakeOneThreadPerColumnFigure3_17) {
   const UnitRun r = run("large-warp", 4);
-  EXPECT_EQ(r.steps[0], (std::vector<std::string>{kA0, "B: [T0 T5 T2 T11] [T4 T9 - T15] [T12 - - -]",
-                                                  "C: [T8 T1 T6 T3] [- T13 T10 T7] [- - T14 -]", kD0}));
-  EXPECT_EQ(r.steps[1], (std::vector<std::string>{
-                            kA1, "B: [- - T18 -] [- - T22 -]",
-                            "C: [T16 T17 T26 T19] [T20 T21 T30 T23] [T24 T25 - T27] [T28 T29 - T31]", kD1}));
+  EXPECT_EQ(r.steps[0],
+            (std::vector<std::string>{kA0, "B: [T0 T5 T2 T11] [T4 T9 - T15] [T12 - - -]",
+                                      "C: [T8 T1 T6 T3] [- T13 T10 T7] [- - T14 -]", kD0}));
+  EXPECT_EQ(r.steps[1],
+            (std::vector<std::string>{
+                kA1, "B: [- - T18 -] [- - T22 -]",
+                "C: [T16 T17 T26 T19] [T20 T21 T30 T23] [T24 T25 - T27] [T28 T29 - T31]", kD1}));
   // A: 8 warps * 8; B: (3 + 2) sub-warps * 2; C: (3 + 4) * 1; D: 8 * 6.
   EXPECT_EQ(r.result.warp_instructions, 8u * 8 + 5u * 2 + 7u * 1 + 8u * 6);
   EXPECT_EQ(r.result.thread_instructions, kThreadInstructions);
@@ -166,12 +172,13 @@ TEST(SeedLargeWarp, SubWarpsTakeOneThreadPerColumnFigure3_17) {
 // block's slowest path.
 TEST(SeedLargeWarp, ThreadBlockCompactionCompactsTheWholeBlock) {
   const UnitRun r = run("tbc", 8);
-  EXPECT_EQ(r.steps[0],
-            (std::vector<std::string>{
-                std::string(kA0) + " " + (kA1 + 3), "B: [T0 T5 T2 T11] [T4 T9 T18 T15] [T12 - T22 -]",
-                "C: [T8 T1 T6 T3] [T16 T13 T10 T7] [T20 T17 T14 T19] [T24 T21 T26 T23] [T28 T25 T30 T27] "
-                "[- T29 - T31]",
-                std::string(kD0) + " " + (kD1 + 3)}));
+  EXPECT_EQ(
+      r.steps[0],
+      (std::vector<std::string>{
+          std::string(kA0) + " " + (kA1 + 3), "B: [T0 T5 T2 T11] [T4 T9 T18 T15] [T12 - T22 -]",
+          "C: [T8 T1 T6 T3] [T16 T13 T10 T7] [T20 T17 T14 T19] [T24 T21 T26 T23] [T28 T25 T30 T27] "
+          "[- T29 - T31]",
+          std::string(kD0) + " " + (kD1 + 3)}));
   EXPECT_EQ(r.result.warp_instructions, 8u * 8 + 3u * 2 + 6u * 1 + 8u * 6);
   EXPECT_EQ(r.result.thread_instructions, kThreadInstructions);
   EXPECT_EQ(r.result.divergence.divergent_branches, 1u);

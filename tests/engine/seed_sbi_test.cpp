@@ -86,7 +86,8 @@ UnitRun run(const std::string& divergence) {
   engine.set_trace([&](const TraceEvent& e) {
     std::string part = block_of(e.pc) + " [";
     for (uint32_t l = 0; l < kLanes; ++l)
-      part += (l == 0 ? "" : " ") + ((e.path_mask >> l & 1) != 0 ? "T" + std::to_string(e.warp * kLanes + l) : "-");
+      part += (l == 0 ? "" : " ") +
+              ((e.path_mask >> l & 1) != 0 ? "T" + std::to_string(e.warp * kLanes + l) : "-");
     part += "]";
     auto& mine = issued[e.warp];
     if (!mine.empty() && e.formed_warp != 0 && mine.back().first == e.formed_warp) {
@@ -117,10 +118,12 @@ UnitRun run(const std::string& divergence) {
 // Fig 3-19 (b): the stack runs I2..I4, then I5, one path per issue.
 TEST(SeedSbi, StackRunsThePathsOneAfterTheOther) {
   const UnitRun r = run("ipdom-stack");
-  EXPECT_EQ(r.issues[0], (std::vector<std::string>{"I1 [T0 T1 T2 T3] x8", "I2 [T0 - - T3]", "I3 [T0 - - T3]",
-                                                   "I4 [T0 - - T3] x2", "I5 [- T1 T2 -] x2", "I6 [T0 T1 T2 T3] x6"}));
-  EXPECT_EQ(r.issues[1], (std::vector<std::string>{"I1 [T4 T5 T6 T7] x8", "I2 [- T5 T6 T7]", "I3 [- T5 T6 T7]",
-                                                   "I4 [- T5 T6 T7] x2", "I5 [T4 - - -] x2", "I6 [T4 T5 T6 T7] x6"}));
+  EXPECT_EQ(r.issues[0], (std::vector<std::string>{"I1 [T0 T1 T2 T3] x8", "I2 [T0 - - T3]",
+                                                   "I3 [T0 - - T3]", "I4 [T0 - - T3] x2",
+                                                   "I5 [- T1 T2 -] x2", "I6 [T0 T1 T2 T3] x6"}));
+  EXPECT_EQ(r.issues[1], (std::vector<std::string>{"I1 [T4 T5 T6 T7] x8", "I2 [- T5 T6 T7]",
+                                                   "I3 [- T5 T6 T7]", "I4 [- T5 T6 T7] x2",
+                                                   "I5 [T4 - - -] x2", "I6 [T4 T5 T6 T7] x6"}));
   EXPECT_EQ(r.result.warp_instructions, 2u * (8 + 1 + 1 + 2 + 2 + 6));
   EXPECT_EQ(r.result.thread_instructions, kThreadInstructions);
   EXPECT_EQ(r.result.divergence.formed_warps, 0u);
@@ -131,12 +134,14 @@ TEST(SeedSbi, StackRunsThePathsOneAfterTheOther) {
 // the warp runs I6 reconverged. Each pair is one warp instruction.
 TEST(SeedSbi, SecondaryIssuesTheElsePathUntilPcRecFigure3_19) {
   const UnitRun r = run("sbi");
-  EXPECT_EQ(r.issues[0], (std::vector<std::string>{"I1 [T0 T1 T2 T3] x8", "I2 [T0 - - T3] + I5 [- T1 T2 -]",
-                                                   "I3 [T0 - - T3] + I5 [- T1 T2 -]", "I4 [T0 - - T3] x2",
-                                                   "I6 [T0 T1 T2 T3] x6"}));
-  EXPECT_EQ(r.issues[1], (std::vector<std::string>{"I1 [T4 T5 T6 T7] x8", "I2 [- T5 T6 T7] + I5 [T4 - - -]",
-                                                   "I3 [- T5 T6 T7] + I5 [T4 - - -]", "I4 [- T5 T6 T7] x2",
-                                                   "I6 [T4 T5 T6 T7] x6"}));
+  EXPECT_EQ(r.issues[0],
+            (std::vector<std::string>{"I1 [T0 T1 T2 T3] x8", "I2 [T0 - - T3] + I5 [- T1 T2 -]",
+                                      "I3 [T0 - - T3] + I5 [- T1 T2 -]", "I4 [T0 - - T3] x2",
+                                      "I6 [T0 T1 T2 T3] x6"}));
+  EXPECT_EQ(r.issues[1],
+            (std::vector<std::string>{"I1 [T4 T5 T6 T7] x8", "I2 [- T5 T6 T7] + I5 [T4 - - -]",
+                                      "I3 [- T5 T6 T7] + I5 [T4 - - -]", "I4 [- T5 T6 T7] x2",
+                                      "I6 [T4 T5 T6 T7] x6"}));
   EXPECT_EQ(r.result.warp_instructions, 2u * (8 + 1 + 1 + 2 + 6));
   EXPECT_EQ(r.result.thread_instructions, kThreadInstructions);
   // Each warp's stack splits once and merges once, as under ipdom-stack.

@@ -80,7 +80,8 @@ UnitRun run(const std::string& divergence) {
   engine.set_trace([&](const TraceEvent& e) {
     std::string part = "W" + std::to_string(e.warp) + " " + block_of(e.pc) + " [";
     for (uint32_t l = 0; l < kLanes; ++l)
-      part += (l == 0 ? "" : " ") + ((e.path_mask >> l & 1) != 0 ? "T" + std::to_string(e.warp * kLanes + l) : "-");
+      part += (l == 0 ? "" : " ") +
+              ((e.path_mask >> l & 1) != 0 ? "T" + std::to_string(e.warp * kLanes + l) : "-");
     part += "]";
     if (!issued.empty() && e.formed_warp != 0 && issued.back().first == e.formed_warp) {
       issued.back().second += " + " + part;

@@ -85,7 +85,8 @@ class BlockStack {
     bool returned = false;
     uint32_t unwound = 0;  // call levels the warp left because all its lanes there exited
   };
-  // The entry group warp `w` (index in the group) runs in now: the top, or below the call entries it unwound.
+  // The entry group warp `w` (index in the group) runs in now: the top, or below the call
+  // entries it unwound.
   size_t level_of(uint32_t w) const;
   bool empty(const Entry& e) const;
   void pop(const std::vector<LaneMask>& arriving);

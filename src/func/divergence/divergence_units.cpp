@@ -12,7 +12,8 @@ void DivergenceUnit::set_aside(Warp& warp, LaneMask lanes, ir::Pc at) {
 }
 
 const std::vector<std::string>& divergence_unit_names() {
-  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier", "dwf", "tbc", "large-warp", "sbi", "swi"};
+  static const std::vector<std::string> names = {"ipdom-stack", "branch-barrier", "dwf", "tbc",
+                                                 "large-warp",  "sbi",            "swi"};
   return names;
 }
 
