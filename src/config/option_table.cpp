@@ -45,15 +45,22 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("sm.schedulers", 1, 64, "warp schedulers per SM (each owns a register-file partition)"));
   s.push_back(integer("sm.issue_width", 1, 8, "instructions each scheduler may issue per cycle"));
   // The names of func::divergence_unit_names(); tests/config checks that the two lists agree.
-  s.push_back(choice("sm.divergence", {"ipdom-stack", "branch-barrier", "thread-frontier", "dwf", "tbc"},
+  s.push_back(choice("sm.divergence",
+                     {"ipdom-stack", "branch-barrier", "thread-frontier", "dwf", "tbc", "large-warp", "sbi", "swi"},
                      "divergent control flow: the IPDOM SIMT stack, branch barriers with yield "
                      "(independent thread scheduling, cc 7.0 and later), thread frontiers (lowest PC "
-                     "first, early reconvergence), or warps formed across a block's warps "
-                     "(functional mode only): dwf, dynamic warp formation by PC, or tbc, thread "
-                     "block compaction"));
+                     "first, early reconvergence), or (functional mode only) "
+                     "warps formed across a block's warps: dwf, dynamic warp formation by PC, tbc, "
+                     "thread block compaction, large-warp, large warps of sm.large_warp_size warps; "
+                     "or two paths issued together: sbi, an if/else's paths within a warp, swi, sbi "
+                     "that also fills idle lanes with another warp's path"));
   s.push_back(integer("sm.yield_after", 1, 1 << 20,
                       "branch-barrier: backward branches a thread group takes in a row before it yields "
-                      "to the warp's other threads (the other units ignore it)"));
+                      "to the warp's other threads (ipdom-stack ignores it)"));
+  s.push_back(integer("sm.large_warp_size", 1, 64,
+                      "large-warp: consecutive warps of a block that make one large warp, run by "
+                      "one SIMT stack and issued as sub-warps compacted by lane (the other units "
+                      "ignore it)"));
 
   add_unit(s, "pipeline.int.latency", "pipeline.int.initiation_interval", "pipeline.int.lanes");
   add_unit(s, "pipeline.fp32.latency", "pipeline.fp32.initiation_interval", "pipeline.fp32.lanes");

@@ -116,7 +116,7 @@ TEST(IntraWarpLock, BadUnitNameNamesTheKeyAndTheChoices) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
               "bad divergence unit 'stack' (sm.divergence): expected one of ipdom-stack, "
-              "branch-barrier, thread-frontier, dwf, tbc");
+              "branch-barrier, thread-frontier, dwf, tbc, large-warp, sbi, swi");
   }
 }
 

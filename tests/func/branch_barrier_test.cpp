@@ -157,7 +157,7 @@ TEST(BranchBarrier, UnknownNameListsTheKnownUnits) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
               "unknown divergence unit 'simt-magic'; known: ipdom-stack, branch-barrier, "
-              "thread-frontier, dwf, tbc");
+              "thread-frontier, dwf, tbc, large-warp, sbi, swi");
   }
 }
 

@@ -63,7 +63,7 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
   cases.push_back({newest, 32, "h100", "thread-frontier"});
   // The block-level units, which form warps across a block's warps (functional mode only: the
   // timing model refuses them); warp size 8 as well, so that small warps merge across a block.
-  for (const char* unit : {"dwf", "tbc"}) {
+  for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
     cases.push_back({newest, 32, nullptr, unit});
     if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, unit});
   }
@@ -75,11 +75,11 @@ inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& 
   std::string name = "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
   if (info.param.timing != nullptr) name += std::string("_timing_") + info.param.timing;
   if (info.param.divergence != nullptr) {
-    const std::string unit = info.param.divergence;
-    name += "_" + (unit == "ipdom-stack"       ? std::string("ipdom")
-                   : unit == "branch-barrier"  ? std::string("barrier")
-                   : unit == "thread-frontier" ? std::string("frontier")
-                                               : unit);
+    std::string unit = info.param.divergence;
+    if (unit == "ipdom-stack") unit = "ipdom";
+    if (unit == "branch-barrier") unit = "barrier";
+    std::replace(unit.begin(), unit.end(), '-', '_');  // gtest names take no '-'
+    name += "_" + unit;
   }
   return name;
 }

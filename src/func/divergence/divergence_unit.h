@@ -70,12 +70,15 @@ class DivergenceUnit {
   DivergenceCounters counters_;
 };
 
-// What a unit is built from (sm.divergence and sm.yield_after of the configuration).
+// What a unit is built from (sm.divergence, sm.yield_after and sm.large_warp_size of the
+// configuration).
 struct DivergenceOptions {
   std::string name = "branch-barrier";
   // branch-barrier: backward branches a thread group takes in a row before it yields while
   // other threads of the warp wait (ready or blocked).
   uint32_t yield_after = 64;
+  // large-warp: consecutive warps of a block that make one large warp (the CtaRunner reads it).
+  uint32_t large_warp_size = 4;
 };
 
 // The names make_divergence_unit knows, in the order error messages list them.
