@@ -62,7 +62,16 @@ void BlockStack::return_from_call(Warp& w) {
 void BlockStack::exit_lanes(Warp& w, LaneMask lanes) {
   const uint32_t i = w.warp_id - first_;
   for (Entry& e : stack_) e.mask[i] &= ~lanes;
-  w.active = stack_[level_of(i)].mask[i];
+  // The exit handler unwinds the warp's call frames while w.active is empty, as if every lane
+  // of the warp in the call had gone. Here the path that exited may leave the warp's other
+  // lanes of the same call waiting on entries below (at a reconvergence point inside the
+  // callee): until resolve() takes the outcome, the warp holds the lanes it still has in the
+  // call, which the call entry's mask is (exits clear every entry).
+  size_t level = level_of(i);
+  w.active = stack_[level].mask[i];
+  if (w.active != 0) return;
+  while (level != 0 && !stack_[level].is_call) --level;
+  w.active = stack_[level].mask[i];
 }
 
 size_t BlockStack::level_of(uint32_t w) const {
