@@ -27,6 +27,7 @@ SectorCache::SectorCache(const SectorCacheOptions& options) : options_(options) 
   waiters_.resize(static_cast<std::size_t>(options.mshr_entries) * options.mshr_max_merge);
   mshr_order_.resize(options.mshr_entries);
   for (uint32_t i = 0; i < options.mshr_entries; ++i) mshr_order_[i] = i;
+  mshr_lines_.resize(options.mshr_entries);
 }
 
 void SectorCache::check_sectors([[maybe_unused]] uint32_t sectors) const {
@@ -42,10 +43,10 @@ uint32_t SectorCache::find_way(uint64_t line) const {
   return kNone;
 }
 
-// A linear scan over the entries in use: at most mshr_entries (tens), and only on a miss path.
+// A linear scan over the lines of the entries in use, contiguous: at most mshr_entries (tens).
 uint32_t SectorCache::find_mshr(uint64_t line) const {
   for (uint32_t p = 0; p < mshr_used_; ++p)
-    if (mshrs_[mshr_order_[p]].line == line) return p;
+    if (mshr_lines_[p] == line) return p;
   return kNone;
 }
 
@@ -97,6 +98,7 @@ ReadResult SectorCache::read(uint64_t line, uint32_t sectors, uint64_t token) {
   if (!merging) {
     position = mshr_used_++;
     mshrs_[mshr_order_[position]] = Mshr{line, 0, 0};
+    mshr_lines_[position] = line;
   }
   const uint32_t entry = mshr_order_[position];
   Mshr& mshr = mshrs_[entry];
@@ -181,6 +183,7 @@ void SectorCache::fill(uint64_t line, uint32_t sectors, std::vector<uint64_t>& r
     // Every requested sector had a waiter needing it, so nothing is outstanding any more.
     assert(mshr.requested == 0);
     std::swap(mshr_order_[position], mshr_order_[--mshr_used_]);
+    mshr_lines_[position] = mshr_lines_[mshr_used_];
   }
 }
 

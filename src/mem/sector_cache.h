@@ -160,6 +160,7 @@ class SectorCache {
   std::vector<Mshr> mshrs_;
   std::vector<Waiter> waiters_;       // mshr_entries * mshr_max_merge
   std::vector<uint32_t> mshr_order_;  // entry indices: [0, mshr_used_) in use, the rest free
+  std::vector<uint64_t> mshr_lines_;  // mshr_lines_[p]: the line of entry mshr_order_[p], p < mshr_used_
   uint32_t mshr_used_ = 0;
   SectorCacheStats stats_;
 };

@@ -65,7 +65,6 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
       part.units.emplace_back(unit_options(*u));
     part.banks.assign(gpu.timing.register_banks, {});
     part.collector_free.assign(gpu.timing.collector_units, 0);
-    part.reasons.assign(per_partition, StallReason::kNoWarp);
     part.held.assign(per_partition, StallReason::kNotSelected);
   }
   warps_.resize(slots);
@@ -134,7 +133,7 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
     c.warp_slots[i] = next_free;
     Partition& part = partitions_[partition_of(next_free)];
     part.resident.set(local_of(next_free));
-    part.held[local_of(next_free)] = StallReason::kNotSelected;
+    part.running.set(local_of(next_free));  // finish_block left it holding nothing
     part.scheduler->on_warp_added(local_of(next_free), block_age_);
   }
   mark_dirty();
@@ -149,8 +148,11 @@ bool Sm::cycle(uint64_t now) {
   last_scheduler_stalls_ = {};
   bool changed = false;
   if (ldst_ != nullptr) {
+    // The scans read only the unit's room (memory throttle); its other progress reaches the
+    // warps as completions (writeback) and fills (take_instruction_fills), which mark their own.
+    const bool room = ldst_->can_accept();
     changed = ldst_->cycle(now, finished_accesses_);
-    if (changed) mark_dirty();  // its room (memory throttle) may have changed
+    if (ldst_->can_accept() != room) mark_dirty();
     take_finished_accesses();
     take_instruction_fills(now);
   }
@@ -164,7 +166,8 @@ bool Sm::cycle(uint64_t now) {
 }
 
 void Sm::commit() {
-  if (!deferred_.empty()) mark_dirty();  // their accesses enter the LD/ST unit
+  // Their accesses enter the LD/ST unit: the scans see that only through its room.
+  const bool room = ldst_ == nullptr || ldst_->can_accept();
   for (const Deferred& d : deferred_) {
     const WarpSlot& ws = warps_[d.warp_slot];
     access_log_.clear();
@@ -174,11 +177,14 @@ void Sm::commit() {
       fail(ws.cta_slot, func::LaunchFault{std::move(f.fault), ws.warp->warp_id, d.pc, {}});
     }
     run_folded(d.warp_slot);  // the folded moves after it (after_issue left them)
+    Partition& part = partitions_[partition_of(d.warp_slot)];
+    part.dirty = part.fetch_dirty = true;  // they may have moved the warp off its fetched path
     if (d.access != kNoAccess) {
       ldst_->add(d.access, access_log_, d.warp_slot);
       ldst_->close(d.access);
     }
   }
+  if (!deferred_.empty() && ldst_ != nullptr && ldst_->can_accept() != room) mark_dirty();
   deferred_.clear();
   for (const func::TraceRecord& r : trace_out_) (*ctx_.trace)(r);
   trace_out_.clear();
@@ -286,30 +292,27 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     return false;
   }
   part.ready.clear();
+  // The held warps are charged their reasons without a visit: no time it reads can end a hold.
+  StallCounts mine = part.held_counts;
   uint32_t resident = 0;
-  StallCounts mine{};
+  for (size_t i = 0; i < kStallReasonCount; ++i) resident += static_cast<uint32_t>(mine[i]);
   uint64_t valid_until = UINT64_MAX;  // the first cycle at which a reason found here may change
-  for (uint32_t local = part.resident.next(0); local != kNoWarp; local = part.resident.next(local + 1)) {
+  for (uint32_t local = part.running.next(0); local != kNoWarp; local = part.running.next(local + 1)) {
     ++resident;
-    StallReason r = part.held[local];
-    if (r != StallReason::kNotSelected) {  // held: no time it reads can end it
-      part.reasons[local] = r;
-      ++mine[static_cast<size_t>(r)];
-      continue;
-    }
+    StallReason r;
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
     if (ws.busy_until > now) {
       r = StallReason::kPipelineBusy;
     } else {
       r = classify(slot, now, &ws.busy_until);
-      if (is_dependency_stall(r)) part.held[local] = r;
+      if (is_dependency_stall(r)) set_held(slot, r);
     }
-    part.reasons[local] = r;
     ++mine[static_cast<size_t>(r)];
     if (r == StallReason::kNotSelected) part.ready.set(local);
-    for (uint64_t t : {ws.fetch_ready, ws.ready_at, ws.busy_until})
-      if (t > now) valid_until = std::min(valid_until, t);
+    if (ws.fetch_ready > now) valid_until = std::min(valid_until, ws.fetch_ready);
+    if (ws.ready_at > now) valid_until = std::min(valid_until, ws.ready_at);
+    if (ws.busy_until > now) valid_until = std::min(valid_until, ws.busy_until);
   }
   uint32_t issued = 0;
   while (issued < issue_width_) {
@@ -321,12 +324,10 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     if (issued != 0) {  // an earlier issue this cycle may have taken what this warp needs
       const StallReason r = classify(slot, now);
       if (r != StallReason::kNotSelected) {
-        part.reasons[chosen] = r;
         ++mine[static_cast<size_t>(r)];
         continue;
       }
     }
-    part.reasons[chosen] = StallReason::kIssued;
     ++mine[static_cast<size_t>(StallReason::kIssued)];
     issue_instruction(slot, now);
     ++issued;
@@ -364,11 +365,13 @@ bool Sm::issue(uint32_t p, uint64_t now) {
 }
 
 void Sm::issue_instruction(uint32_t slot, uint64_t now) {
-  // An issue may release a barrier, take the LD/ST unit's room or a unit's slot, or end a
-  // block: every partition looks again.
-  mark_dirty();
+  // An issue changes what its own partition's scan found (a unit's slot, a collector, the
+  // warp's I-buffer). The state that the other partitions' scans read changes only through the
+  // LD/ST unit's room, a CTA barrier's release or a block's end: those mark every partition
+  // (below, after_issue and finish_block).
   WarpSlot& ws = warps_[slot];
   Partition& part = partitions_[partition_of(slot)];
+  part.dirty = part.fetch_dirty = true;
   const uint32_t local = local_of(slot);
   func::Warp& w = *ws.warp;
   end_dependency_hold(slot);
@@ -392,6 +395,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
   const bool ldst = through_ldst(t);
+  const bool room = ldst && ldst_->can_accept();
   const uint32_t access =
       ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant,
                          t.space == MemorySpace::kTexture ? ctx_.gpu->memory.texture_latency : 1)
@@ -415,6 +419,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
       ldst_->close(access);
     }
   }
+  if (ldst && ldst_->can_accept() != room) mark_dirty();
   const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
   for (uint32_t i = 0; i < writes.count; ++i) {
     const RegRange& r = writes.handles[i].range;
@@ -483,7 +488,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
   CtaSlot& c = ctas_[ws.cta_slot];
   if (w.status == func::Warp::Status::Exited) {
     flush(slot);
-    held(slot) = StallReason::kExited;  // final: the scans skip the warp from now on
+    set_held(slot, StallReason::kExited);  // final: the scans skip the warp from now on
   } else {
     // Still on the fetched path? A taken branch, a reconvergence or a call moved the PC.
     if (!t.deferred) {
@@ -498,8 +503,11 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
     if (depth < depth_before && pop != 0) ws.ready_at = now + 1 + pop * (depth_before - depth);
   }
   // A barrier instruction or an exit may have released the block's barrier (func/barrier.h).
-  if (t.cta_barrier || w.status == func::Warp::Status::Exited) end_barrier_holds(ws.cta_slot);
-  if (w.status == func::Warp::Status::AtBarrier) held(slot) = StallReason::kBarrier;
+  if (t.cta_barrier || w.status == func::Warp::Status::Exited) {
+    end_barrier_holds(ws.cta_slot);
+    mark_dirty();  // the block's warps in other partitions may be released
+  }
+  if (w.status == func::Warp::Status::AtBarrier) set_held(slot, StallReason::kBarrier);
   if (w.status != func::Warp::Status::Running) {
     try {
       c.runner->check_deadlock(c.cta);
@@ -510,11 +518,22 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
   if (w.status == func::Warp::Status::Exited && ws.in_flight == 0) finish_block(ws.cta_slot);
 }
 
+void Sm::set_held(uint32_t slot, StallReason reason) {
+  Partition& part = partitions_[partition_of(slot)];
+  const uint32_t local = local_of(slot);
+  StallReason& h = part.held[local];
+  if (h == reason) return;
+  if (h == StallReason::kNotSelected) part.running.reset(local);
+  else --part.held_counts[static_cast<size_t>(h)];
+  if (reason == StallReason::kNotSelected) part.running.set(local);
+  else ++part.held_counts[static_cast<size_t>(reason)];
+  h = reason;
+}
+
 void Sm::end_barrier_holds(uint32_t cta_slot) {
   for (uint32_t slot : ctas_[cta_slot].warp_slots) {
-    StallReason& h = held(slot);
-    if (h == StallReason::kBarrier && warps_[slot].warp->status != func::Warp::Status::AtBarrier)
-      h = StallReason::kNotSelected;
+    if (held(slot) == StallReason::kBarrier && warps_[slot].warp->status != func::Warp::Status::AtBarrier)
+      set_held(slot, StallReason::kNotSelected);
   }
 }
 
@@ -539,8 +558,9 @@ void Sm::finish_block(uint32_t cta_slot) {
     stats_.divergence += warps_[slot].warp->divergence->take_counters();
     warps_[slot].resident = false;
     Partition& part = partitions_[partition_of(slot)];
+    set_held(slot, StallReason::kNotSelected);
     part.resident.reset(local_of(slot));
-    part.held[local_of(slot)] = StallReason::kNotSelected;
+    part.running.reset(local_of(slot));
     part.scheduler->on_warp_removed(local_of(slot));
   }
   mark_dirty();

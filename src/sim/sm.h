@@ -160,7 +160,7 @@ class Sm {
   };
   static constexpr uint32_t kNoAccess = UINT32_MAX;
   struct Partition {
-    explicit Partition(uint32_t warp_slots) : ready(warp_slots), resident(warp_slots) {}
+    explicit Partition(uint32_t warp_slots) : ready(warp_slots), resident(warp_slots), running(warp_slots) {}
     std::unique_ptr<WarpScheduler> scheduler;
     std::vector<ExecutionUnit> units;      // by UnitKind
     // Per register bank: the last cycle it served reads in, and how many (timing.bank_reads_per_cycle).
@@ -172,15 +172,16 @@ class Sm {
     std::vector<uint64_t> collector_free;  // cycle each operand collector is free
     WarpSet ready;
     WarpSet resident;                      // local warp slots holding a warp
-    std::vector<StallReason> reasons;      // per local warp slot, this cycle
+    WarpSet running;                       // the resident ones holding no reason (held below)
     // Per local warp slot: a stall reason that holds until an event ends it, so the issue scan
     // charges it without classifying the warp again (kNotSelected: none held). An exited warp
     // holds kExited until its block ends; a warp at a CTA barrier holds kBarrier until an issue
     // in its block that may release the barrier (a barrier instruction, a warp exiting); a
     // dependency stall (RAW, WAW, table full) holds until one of the warp's writes completes or
     // its I-buffer head changes. Most warps of a memory-bound kernel hold most cycles, and the
-    // scan then reads only this array: neither their slots nor their functional state.
+    // scan then charges them from held_counts, without visiting them (set_held keeps both).
     std::vector<StallReason> held;
+    StallCounts held_counts{};             // resident warps by held reason
     uint32_t fetch_next = 0;               // round-robin fetch pointer (local slot)
     uint32_t writebacks = 0;               // results written in the current cycle
     uint64_t writeback_cycle = 0;
@@ -202,11 +203,14 @@ class Sm {
     for (Partition& part : partitions_) part.dirty = part.fetch_dirty = true;
   }
 
-  StallReason& held(uint32_t slot) { return partitions_[partition_of(slot)].held[local_of(slot)]; }
+  StallReason held(uint32_t slot) const { return partitions_[partition_of(slot)].held[local_of(slot)]; }
+  // The one way a resident warp's held reason changes (kNotSelected: none), so that the
+  // partition's running set and held counts follow it.
+  void set_held(uint32_t slot, StallReason reason);
   // Ends a held dependency stall (a write of the warp completed, its I-buffer changed).
   void end_dependency_hold(uint32_t slot) {
-    StallReason& h = held(slot);
-    if (h != StallReason::kExited && h != StallReason::kBarrier) h = StallReason::kNotSelected;
+    const StallReason h = held(slot);
+    if (h != StallReason::kExited && h != StallReason::kBarrier) set_held(slot, StallReason::kNotSelected);
   }
   // An issue in block `cta_slot` that may have released a CTA barrier: the warps it released
   // are classified again.

@@ -69,6 +69,7 @@ void DramChannel::push(const DramRequest& request, uint64_t now) {
   // the queues did not hold this request then: it must not act there, not even through the
   // others (a write drain it starts, a row hit it adds).
   next_edge_ = std::max(next_edge_, pending.visible);
+  choice_valid_ = false;
   if (request.write) {
     writes_.push_back(pending);
     if (writes_.size() >= options_.write_high_watermark) draining_ = true;
@@ -80,7 +81,19 @@ void DramChannel::push(const DramRequest& request, uint64_t now) {
 // The first edge at which the scheduler picks something, and what. Nothing but an issue or a
 // push changes the queues, the bank state or the mode, and until then each request's command only
 // becomes more ready with time; so this is exact, and tick and next_event share it.
+// Kept between calls: tick and next_event ask every cycle, and it scans every queued request.
+// The cycles without a push or an issue move only next_edge_, and only up to the kept choice's
+// edge (tick stops short of it), past edges at which the policy picked nothing from the same
+// ready candidates; so the answer stands.
 DramChannel::Choice DramChannel::next_issue() const {
+  if (!choice_valid_) {
+    cached_choice_ = compute_next_issue();
+    choice_valid_ = true;
+  }
+  return cached_choice_;
+}
+
+DramChannel::Choice DramChannel::compute_next_issue() const {
   const bool write = serving_writes();
   const std::vector<Pending>& queue = write ? writes_ : reads_;
   const std::size_t n = queue.size();
@@ -126,6 +139,7 @@ void DramChannel::issue(const Choice& choice) {
   std::vector<Pending>& queue = write ? writes_ : reads_;
   Pending& p = queue[choice.index];
   const DramCommand command = device_.next_command(p.bank, p.row, write);
+  choice_valid_ = false;
   if (!std::exchange(p.classified, true)) count_first_command(command);
   const uint64_t done = device_.issue(command, p.bank, p.row, choice.at, p.burst);
   next_edge_ = choice.at + clock_.units_per_clock();  // one command per clock

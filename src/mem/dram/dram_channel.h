@@ -91,7 +91,9 @@ class DramChannel {
   };
 
   bool serving_writes() const { return draining_ || (reads_.empty() && !writes_.empty()); }
+  // next_issue's answer, kept until a push or an issue changes what it reads (see there).
   Choice next_issue() const;
+  Choice compute_next_issue() const;
   void issue(const Choice& choice);
   bool retire(uint64_t upto, std::vector<DramRequest>& completed);
   void count_first_command(DramCommand command);
@@ -107,6 +109,8 @@ class DramChannel {
   uint64_t next_edge_ = 0;          // the first edge tick has not passed (units)
   bool draining_ = false;
   mutable DramStats stats_;  // mutable for the refusal counts of can_accept
+  mutable Choice cached_choice_;
+  mutable bool choice_valid_ = false;
   // Scratch for next_issue, sized once; holds nothing between calls.
   mutable std::vector<DramCandidate> candidates_;
   mutable std::vector<uint64_t> ready_at_;
