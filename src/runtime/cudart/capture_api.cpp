@@ -3,6 +3,9 @@
 // graph instead of running; the hooks sit in each operation's entry point. Host functions
 // (cudaLaunchHostFunc, cudaStreamAddCallback) run at once outside capture: everything issued
 // before them has completed.
+#include <utility>
+#include <vector>
+
 #include "cudart/graph_handles.h"
 
 using namespace lockstep::runtime;
@@ -31,19 +34,61 @@ extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStre
   return cudaStreamBeginCapture(stream, mode);
 }
 
+// Captures into a graph the program made (or a child graph or conditional body it holds a
+// handle to), the first node captured after `dependencies`. cudaStreamEndCapture hands the same
+// graph back; a failed capture leaves it to the program, with whatever was captured.
+extern "C" cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                                     const cudaGraphNode_t* dependencies,
+                                                     const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                                                     cudaStreamCaptureMode mode) {
+  const RuntimeHandle r = process_runtime();
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  if (is_legacy_stream(stream)) return r->record(cudaErrorStreamCaptureUnsupported);
+  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
+      mode != cudaStreamCaptureModeRelaxed)
+    return invalid();
+  Graph* g = r->graph_table().graph(graph);
+  if (g == nullptr || (numDependencies > 0 && dependencies == nullptr)) return invalid();
+  // As cudaGraphAddDependencies: only default edges mean something here.
+  for (size_t i = 0; dependencyData != nullptr && i < numDependencies; ++i) {
+    const cudaGraphEdgeData& d = dependencyData[i];
+    if (d.from_port != 0 || d.to_port != 0 || d.type != cudaGraphDependencyTypeDefault) {
+      r->report_unsupported("cudaStreamBeginCaptureToGraph with edge data");
+      return cudaErrorNotSupported;
+    }
+  }
+  return guarded([&] {
+    std::vector<size_t> unused;
+    if (r->graph_table().dependency_indices(*g, node_list(dependencies, numDependencies), unused) != cudaSuccess)
+      return invalid();
+    if (r->capturing(stream)) return r->record(cudaErrorIllegalState);
+    std::vector<void*> after(dependencies, dependencies + numDependencies);
+    return r->record(r->captures().begin(stream, mode, *g, std::move(after), false));
+  });
+}
+
+extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                                          const cudaGraphNode_t* dependencies,
+                                                          const cudaGraphEdgeData* dependencyData,
+                                                          size_t numDependencies, cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode);
+}
+
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   const RuntimeHandle r = process_runtime();
   if (pGraph == nullptr) return invalid();
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
     Graph* graph = nullptr;
-    const cudaError_t e = r->captures().end(stream, graph);
+    bool owns_graph = false;
+    const cudaError_t e = r->captures().end(stream, graph, &owns_graph);
     *pGraph = nullptr;
     if (e == cudaSuccess) {
       *pGraph = graph_handle(*graph);
       return cudaSuccess;
     }
-    if (graph != nullptr) r->graph_table().destroy(graph);  // an invalidated or unjoined capture
+    // An invalidated or unjoined capture's graph goes, unless the program made it.
+    if (graph != nullptr && owns_graph) r->graph_table().destroy(graph);
     return r->record(e);
   });
 }
