@@ -12,22 +12,21 @@ size_t index_of(const void* node) { return static_cast<const GraphNode*>(node)->
 }  // namespace
 
 cudaError_t StreamCaptures::begin(void* stream, cudaStreamCaptureMode mode, Graph& graph,
-                                  std::vector<void*> dependencies, bool owns_graph) {
+                                  std::vector<void*> dependencies) {
   if (capturing(stream)) return cudaErrorIllegalState;
   const unsigned long long id = next_id_++;
-  sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false, owns_graph});
+  sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false});
   streams_.emplace(stream, StreamState{id, std::move(dependencies)});
   return cudaSuccess;
 }
 
-cudaError_t StreamCaptures::end(void* stream, Graph*& graph, bool* owns_graph) {
+cudaError_t StreamCaptures::end(void* stream, Graph*& graph) {
   auto it = streams_.find(stream);
   if (it == streams_.end()) return cudaErrorIllegalState;
   const unsigned long long id = it->second.sequence;
   CaptureSequence& s = sequences_.at(id);
   if (s.origin != stream) return cudaErrorStreamCaptureUnmatched;
   graph = s.graph;
-  if (owns_graph != nullptr) *owns_graph = s.owns_graph;
   cudaError_t result = s.invalidated ? cudaErrorStreamCaptureInvalidated : cudaSuccess;
   // Every forked stream's last work must lead into the origin stream's last work.
   const std::vector<void*>& joined = it->second.dependencies;

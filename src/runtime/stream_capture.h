@@ -20,22 +20,17 @@ struct CaptureSequence {
   void* origin = nullptr;
   cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
   bool invalidated = false;
-  // Whether the capture made `graph` (cudaStreamBeginCapture) rather than the program
-  // (cudaStreamBeginCaptureToGraph): a failed capture's graph goes only in the first case.
-  bool owns_graph = true;
 };
 
 class StreamCaptures {
  public:
   // cudaErrorIllegalState when the stream captures already. The first node captured depends on
-  // `dependencies` (node handles of `graph`); `owns_graph` as CaptureSequence has it.
-  cudaError_t begin(void* stream, cudaStreamCaptureMode mode, Graph& graph, std::vector<void*> dependencies = {},
-                    bool owns_graph = true);
+  // `dependencies` (node handles of `graph`; cudaStreamBeginCaptureToGraph names them).
+  cudaError_t begin(void* stream, cudaStreamCaptureMode mode, Graph& graph, std::vector<void*> dependencies = {});
   // Ends the sequence `stream` began and stops every stream in it. `graph` is its graph; on an
-  // error (invalidated, unjoined) the caller must destroy it when `owns_graph` comes back true.
-  // cudaErrorIllegalState when the stream does not capture, cudaErrorStreamCaptureUnmatched
-  // when another stream began it.
-  cudaError_t end(void* stream, Graph*& graph, bool* owns_graph = nullptr);
+  // error (invalidated, unjoined) the caller must destroy it. cudaErrorIllegalState when the
+  // stream does not capture, cudaErrorStreamCaptureUnmatched when another stream began it.
+  cudaError_t end(void* stream, Graph*& graph);
   bool capturing(void* stream) const { return streams_.count(stream) != 0; }
   cudaStreamCaptureStatus status(void* stream) const;
   // The stream's sequence id and sequence; nullptr when it does not capture.

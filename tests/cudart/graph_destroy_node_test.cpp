@@ -1,8 +1,9 @@
 // cudaGraphDestroyNode: the node leaves its graph with every edge into and out of it, and the
 // graphs it holds (child graph, conditional bodies) go with it; executable graphs made before
 // keep running it, and their other nodes are still reached through the graph's handles. A node
-// of a graph with memory nodes cannot be destroyed, nor one holding a graph a stream captures
-// into.
+// of a graph with memory nodes cannot be destroyed (cudaErrorInvalidValue), nor one holding a
+// graph a stream captures into (cudaErrorIllegalState, graph_capture_to_graph_test.cpp). A
+// destroyed handle is refused here; on CUDA using it is undefined (CUDA 13 crashes).
 #include <gtest/gtest.h>
 
 #include "cudart/graph_memset_util.h"

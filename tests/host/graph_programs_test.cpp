@@ -71,7 +71,8 @@ TEST_P(GraphProgram, MemoryNodesAllocateAndFreeAtLaunch) {
 
 // Editing a graph: nodes captured into a graph built explicitly, after one of its nodes
 // (cudaStreamBeginCaptureToGraph), then that node destroyed (cudaGraphDestroyNode) and its
-// neighbours linked again; the executable made before the edit is unaffected.
+// neighbours linked again; the executable made before the edit is unaffected. The same output
+// as CUDA 13.0 on an H200.
 TEST_P(GraphProgram, CaptureIntoAGraphThenDestroyANode) {
   const ProgramOutcome r =
       run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/graph_edit_capture_" + GetParam());
@@ -79,7 +80,7 @@ TEST_P(GraphProgram, CaptureIntoAGraphThenDestroyANode) {
   EXPECT_EQ(r.out,
             "capture: begin cudaSuccess, end cudaSuccess, same graph: yes; 4 nodes, 3 edges, 1 root\n"
             "with scale: 0 mismatches\n"
-            "destroy: cudaSuccess, again cudaErrorInvalidValue; 3 nodes, 1 edges, 2 roots\n"
+            "destroy: cudaSuccess; 3 nodes, 1 edges, 2 roots\n"
             "without scale: 0 mismatches; the earlier executable still scales: 0 mismatches\n"
             "legacy stream: cudaErrorStreamCaptureUnsupported\n"
             "PASSED\n");

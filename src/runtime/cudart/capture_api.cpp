@@ -3,6 +3,7 @@
 // graph instead of running; the hooks sit in each operation's entry point. Host functions
 // (cudaLaunchHostFunc, cudaStreamAddCallback) run at once outside capture: everything issued
 // before them has completed.
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -35,8 +36,9 @@ extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStre
 }
 
 // Captures into a graph the program made (or a child graph or conditional body it holds a
-// handle to), the first node captured after `dependencies`. cudaStreamEndCapture hands the same
-// graph back; a failed capture leaves it to the program, with whatever was captured.
+// handle to), the first node captured after `dependencies` (a repeated one counts once, as on
+// CUDA 13). cudaStreamEndCapture hands the same graph back; a failed capture destroys it, as
+// one cudaStreamBeginCapture made.
 extern "C" cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
                                                      const cudaGraphNode_t* dependencies,
                                                      const cudaGraphEdgeData* dependencyData, size_t numDependencies,
@@ -58,12 +60,13 @@ extern "C" cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGr
     }
   }
   return guarded([&] {
+    std::vector<void*> after;
+    for (size_t i = 0; i < numDependencies; ++i)
+      if (std::find(after.begin(), after.end(), dependencies[i]) == after.end()) after.push_back(dependencies[i]);
     std::vector<size_t> unused;
-    if (r->graph_table().dependency_indices(*g, node_list(dependencies, numDependencies), unused) != cudaSuccess)
-      return invalid();
+    if (r->graph_table().dependency_indices(*g, std::vector<const void*>(after.begin(), after.end()), unused) != cudaSuccess) return invalid();
     if (r->capturing(stream)) return r->record(cudaErrorIllegalState);
-    std::vector<void*> after(dependencies, dependencies + numDependencies);
-    return r->record(r->captures().begin(stream, mode, *g, std::move(after), false));
+    return r->record(r->captures().begin(stream, mode, *g, std::move(after)));
   });
 }
 
@@ -80,15 +83,16 @@ extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pG
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
     Graph* graph = nullptr;
-    bool owns_graph = false;
-    const cudaError_t e = r->captures().end(stream, graph, &owns_graph);
+    const cudaError_t e = r->captures().end(stream, graph);
     *pGraph = nullptr;
     if (e == cudaSuccess) {
       *pGraph = graph_handle(*graph);
       return cudaSuccess;
     }
-    // An invalidated or unjoined capture's graph goes, unless the program made it.
-    if (graph != nullptr && owns_graph) r->graph_table().destroy(graph);
+    // An invalidated or unjoined capture's graph goes, even one the program made and named in
+    // cudaStreamBeginCaptureToGraph (CUDA 13 does so); a child graph or conditional body stays
+    // with its node (the table refuses it).
+    if (graph != nullptr) r->graph_table().destroy(graph);
     return r->record(e);
   });
 }

@@ -97,14 +97,12 @@ int main() {
   const int first = run(with_scale, stream, y, host, true);
   std::printf("with scale: %d mismatches\n", first);
 
+  // The handle is dead afterwards: using it again is undefined on CUDA (13.0 crashes).
   const cudaError_t destroyed = cudaGraphDestroyNode(scaled);
-  const cudaError_t again = cudaGraphDestroyNode(scaled);
-  cudaGetLastError();
   cudaGraphGetNodes(graph, nullptr, &nodes);
   cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges);
   cudaGraphGetRootNodes(graph, nullptr, &roots);
-  std::printf("destroy: %s, again %s; %zu nodes, %zu edges, %zu roots\n", cudaGetErrorName(destroyed),
-              cudaGetErrorName(again), nodes, edges, roots);
+  std::printf("destroy: %s; %zu nodes, %zu edges, %zu roots\n", cudaGetErrorName(destroyed), nodes, edges, roots);
   cudaGraphAddDependencies(graph, &filled, &after_scale, nullptr, 1);
   cudaGraphExec_t without_scale;
   cudaGraphInstantiate(&without_scale, graph, 0);
@@ -128,7 +126,7 @@ int main() {
   cudaFree(x);
   cudaFree(y);
   const bool ok = begun == cudaSuccess && ended == cudaSuccess && captured == graph && first == 0 &&
-                  destroyed == cudaSuccess && again == cudaErrorInvalidValue && second == 0 && earlier == 0 &&
+                  destroyed == cudaSuccess && second == 0 && earlier == 0 &&
                   legacy == cudaErrorStreamCaptureUnsupported;
   std::printf(ok ? "PASSED\n" : "FAILED\n");
   return ok ? 0 : 1;
