@@ -220,5 +220,35 @@ TEST(GraphCaptureToGraph, CapturesIntoAConditionalBody) {
   cudaGetLastError();
 }
 
+// A body belongs to its node, so a failed capture into one cannot destroy it: it keeps what was
+// captured, and the graph holding it stays whole.
+TEST(GraphCaptureToGraph, AFailedCaptureLeavesABodyToItsNode) {
+  Target t;
+  cudaGraphConditionalHandle handle = 0;
+  ASSERT_EQ(cudaGraphConditionalHandleCreate(&handle, t.graph, 1, cudaGraphCondAssignDefault), cudaSuccess);
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = handle;
+  p.conditional.type = cudaGraphCondTypeIf;
+  p.conditional.size = 1;
+  cudaGraphNode_t node = nullptr;
+  ASSERT_EQ(cudaGraphAddNode(&node, t.graph, &t.first, nullptr, 1, &p), cudaSuccess);
+  const cudaGraph_t body = p.conditional.phGraph_out[0];
+  ASSERT_EQ(cudaStreamBeginCaptureToGraph(t.stream, body, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(t.dst, 0x55, kMemsetBytes, t.stream), cudaSuccess);
+  EXPECT_EQ(cudaMemset(t.dst, 0, kMemsetBytes), cudaErrorStreamCaptureUnsupported);
+  cudaGraph_t ended = body;
+  EXPECT_EQ(cudaStreamEndCapture(t.stream, &ended), cudaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(ended, nullptr);
+  EXPECT_EQ(node_count(body), 1);
+  EXPECT_EQ(node_count(t.graph), 2);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, t.graph, 0), cudaSuccess);
+  expect_filled(exec, t.dst, 0x55);
+  EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+  cudaGetLastError();
+}
+
 }  // namespace
 }  // namespace lockstep::test
