@@ -1,6 +1,7 @@
 #include "runtime/graph.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <queue>
 
@@ -107,13 +108,13 @@ MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKi
   return op;
 }
 
-Graph::Graph(const Graph& other) : edges_(other.edges_) {
+Graph::Graph(const Graph& other) : edges_(other.edges_), next_id_(other.next_id_) {
   nodes_.reserve(other.nodes_.size());
   for (const auto& n : other.nodes_) nodes_.push_back(std::make_unique<GraphNode>(*n));
 }
 
 GraphNode& Graph::add(NodeOp op) {
-  nodes_.push_back(std::make_unique<GraphNode>(GraphNode{nodes_.size(), std::move(op)}));
+  nodes_.push_back(std::make_unique<GraphNode>(GraphNode{nodes_.size(), next_id_++, std::move(op)}));
   return *nodes_.back();
 }
 
@@ -130,6 +131,23 @@ bool Graph::remove_edge(size_t from, size_t to) {
   if (it == edges_.end()) return false;
   edges_.erase(it);
   return true;
+}
+
+void Graph::remove(size_t index) {
+  nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(index));
+  for (size_t i = index; i < nodes_.size(); ++i) nodes_[i]->index = i;
+  std::erase_if(edges_, [&](const auto& e) { return e.first == index || e.second == index; });
+  for (auto& [from, to] : edges_) {
+    if (from > index) --from;
+    if (to > index) --to;
+  }
+}
+
+std::optional<size_t> Graph::find(size_t id) const {
+  auto it = std::lower_bound(nodes_.begin(), nodes_.end(), id,
+                             [](const std::unique_ptr<GraphNode>& n, size_t wanted) { return n->id < wanted; });
+  if (it == nodes_.end() || (*it)->id != id) return std::nullopt;
+  return static_cast<size_t>(it - nodes_.begin());
 }
 
 std::vector<size_t> Graph::dependencies(size_t index) const {

@@ -154,9 +154,12 @@ void collect_graphs(const Graph& graph, std::vector<const Graph*>& out);
 // A 1D copy of `bytes` bytes as memcpy-node parameters.
 MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
 
-// A node's handle (cudaGraphNode_t) is its address, stable for the graph's lifetime.
+// A node's handle (cudaGraphNode_t) is its address, stable until the node or its graph goes.
 struct GraphNode {
-  size_t index = 0;  // creation order within its graph
+  size_t index = 0;  // position within its graph: creation order among the nodes still there
+  // Never reused within the graph and kept by copies, so a node of an executable graph is found
+  // from the node it was made from even after nodes before it were destroyed (index shifts).
+  size_t id = 0;
   NodeOp op;
 };
 
@@ -172,6 +175,12 @@ class Graph {
   bool add_edge(size_t from, size_t to);
   // False when there is no such edge.
   bool remove_edge(size_t from, size_t to);
+  // Removes the node at `index` and every edge into or out of it; the nodes after it move one
+  // position down (their addresses, so their handles, stay).
+  void remove(size_t index);
+  // The position of the node with `id`; nullopt when the graph has none (destroyed, or made
+  // after this copy was taken).
+  std::optional<size_t> find(size_t id) const;
   bool owns(const GraphNode* node) const {
     return node != nullptr && node->index < nodes_.size() && nodes_[node->index].get() == node;
   }
@@ -189,8 +198,9 @@ class Graph {
   bool reaches(size_t from, size_t to) const;
 
  private:
-  std::vector<std::unique_ptr<GraphNode>> nodes_;
+  std::vector<std::unique_ptr<GraphNode>> nodes_;  // ids ascending
   std::vector<std::pair<size_t, size_t>> edges_;
+  size_t next_id_ = 0;
 };
 
 }  // namespace lockstep::runtime

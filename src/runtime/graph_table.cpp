@@ -114,6 +114,12 @@ GraphNode* GraphTable::node(const void* handle, Graph** owner) {
   return &it->second->node(static_cast<const GraphNode*>(handle)->index);
 }
 
+void GraphTable::destroy_node(GraphNode& node, Graph& owner) {
+  forget_nested(node);
+  node_owners_.erase(&node);
+  owner.remove(node.index);
+}
+
 GraphExec* GraphTable::instantiate(const Graph& graph, unsigned long long flags) {
   std::optional<std::vector<size_t>> order = graph.topological_order();
   if (!order) return nullptr;

@@ -63,6 +63,9 @@ class GraphTable {
   void replace_op(GraphNode& node, NodeOp op);
   // The node behind a handle and the graph owning it; nullptr for an unknown handle.
   GraphNode* node(const void* handle, Graph** owner = nullptr);
+  // Removes `node` from `owner` (the graph owning it), with its edges and the graphs it holds;
+  // its handle and theirs become unknown. Executable graphs keep their copies.
+  void destroy_node(GraphNode& node, Graph& owner);
 
   // nullptr when the graph has a cycle.
   GraphExec* instantiate(const Graph& graph, unsigned long long flags);

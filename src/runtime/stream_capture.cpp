@@ -1,6 +1,7 @@
 #include "runtime/stream_capture.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace lockstep::runtime {
 
@@ -10,11 +11,12 @@ size_t index_of(const void* node) { return static_cast<const GraphNode*>(node)->
 
 }  // namespace
 
-cudaError_t StreamCaptures::begin(void* stream, cudaStreamCaptureMode mode, Graph& graph) {
+cudaError_t StreamCaptures::begin(void* stream, cudaStreamCaptureMode mode, Graph& graph,
+                                  std::vector<void*> dependencies) {
   if (capturing(stream)) return cudaErrorIllegalState;
   const unsigned long long id = next_id_++;
   sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false});
-  streams_.emplace(stream, StreamState{id, {}});
+  streams_.emplace(stream, StreamState{id, std::move(dependencies)});
   return cudaSuccess;
 }
 
@@ -61,6 +63,11 @@ void StreamCaptures::advance(void* stream, GraphNode& node) { streams_.at(stream
 void StreamCaptures::invalidate(void* stream) {
   auto it = streams_.find(stream);
   if (it != streams_.end()) sequences_.at(it->second.sequence).invalidated = true;
+}
+
+void StreamCaptures::forget_node(const void* node) {
+  for (auto* states : {&streams_, &events_})
+    for (auto& [handle, state] : *states) std::erase(state.dependencies, node);
 }
 
 bool StreamCaptures::targets(const void* graph) const {

@@ -24,8 +24,9 @@ struct CaptureSequence {
 
 class StreamCaptures {
  public:
-  // cudaErrorIllegalState when the stream captures already.
-  cudaError_t begin(void* stream, cudaStreamCaptureMode mode, Graph& graph);
+  // cudaErrorIllegalState when the stream captures already. The first node captured depends on
+  // `dependencies` (node handles of `graph`; cudaStreamBeginCaptureToGraph names them).
+  cudaError_t begin(void* stream, cudaStreamCaptureMode mode, Graph& graph, std::vector<void*> dependencies = {});
   // Ends the sequence `stream` began and stops every stream in it. `graph` is its graph; on an
   // error (invalidated, unjoined) the caller must destroy it. cudaErrorIllegalState when the
   // stream does not capture, cudaErrorStreamCaptureUnmatched when another stream began it.
@@ -39,6 +40,8 @@ class StreamCaptures {
   // After a node was captured in `stream`: the stream's next node depends on it alone.
   void advance(void* stream, GraphNode& node);
   void invalidate(void* stream);
+  // Before `node` is destroyed: no stream or captured event depends on it any more.
+  void forget_node(const void* node);
   // Whether a capture records into `graph` (which must not be destroyed before it ends).
   bool targets(const void* graph) const;
   // `count` default (all-zero) edge annotations, for cudaStreamGetCaptureInfo's edgeData_out;

@@ -69,6 +69,24 @@ TEST_P(GraphProgram, MemoryNodesAllocateAndFreeAtLaunch) {
   expect_only_kernel_summaries(r.err);
 }
 
+// Editing a graph: nodes captured into a graph built explicitly, after one of its nodes
+// (cudaStreamBeginCaptureToGraph), then that node destroyed (cudaGraphDestroyNode) and its
+// neighbours linked again; the executable made before the edit is unaffected. The same output
+// as CUDA 13.0 on an H200.
+TEST_P(GraphProgram, CaptureIntoAGraphThenDestroyANode) {
+  const ProgramOutcome r =
+      run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/graph_edit_capture_" + GetParam());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "capture: begin cudaSuccess, end cudaSuccess, same graph: yes; 4 nodes, 3 edges, 1 root\n"
+            "with scale: 0 mismatches\n"
+            "destroy: cudaSuccess; 3 nodes, 1 edges, 2 roots\n"
+            "without scale: 0 mismatches; the earlier executable still scales: 0 mismatches\n"
+            "legacy stream: cudaErrorStreamCaptureUnsupported\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
 INSTANTIATE_TEST_SUITE_P(Arches, GraphProgram, ::testing::Values("sm75", "sm80", "sm90"));
 
 }  // namespace

@@ -40,6 +40,8 @@ list(APPEND HOST_MULTI_ARCH_PROGRAMS param_address tiled_partition)
 list(APPEND HOST_MULTI_ARCH_PROGRAMS array3d_textures)
 # Graph memory nodes: allocation and free nodes, built explicitly and captured.
 list(APPEND HOST_MULTI_ARCH_PROGRAMS graph_memory_nodes)
+# Graph editing: capture into an existing graph (cudaStreamBeginCaptureToGraph), cudaGraphDestroyNode.
+list(APPEND HOST_MULTI_ARCH_PROGRAMS graph_edit_capture)
 
 if(TARGET test_host)
   if(LOCKSTEP_NVCC)

@@ -98,7 +98,7 @@ std::vector<TimingCase> cases() {
       "vector_add",  "constant_memory", "faulting_kernel", "streams_events", "dynamic_shared", "pinned_memory", "zero_copy",
       "templates",   "device_printf",   "textures",        "managed_memory", "pitched_2d",     "kmeans",
       "cuda_graphs", "grid_sync",       "device_heap",     "two_units",      "rdc_units",      "dynamic_parallelism", "host_threads", "memory_pools", "graph_conditionals",
-      "array3d_textures", "graph_memory_nodes"};
+      "array3d_textures", "graph_memory_nodes", "graph_edit_capture"};
   std::vector<TimingCase> all;
   for (const char* p : no_warp_ops) all.push_back({p, "h100"});
   all.push_back({"thrust_ops", "h100"});

@@ -77,6 +77,37 @@ TEST(GraphOrder, CopiesKeepIndicesAndEdgesAtNewAddresses) {
   EXPECT_FALSE(copy.owns(&g.node(1)));
 }
 
+TEST(GraphOrder, RemovingANodeDropsItsEdgesAndShiftsTheLaterNodes) {
+  // 0 -> 1 -> 3, 0 -> 2 -> 3, 2 -> 4: removing 2 leaves 0 -> 1 -> 2 (was 3) and 3 (was 4) alone.
+  Graph g = graph_of(5, {{0, 1}, {1, 3}, {0, 2}, {2, 3}, {2, 4}});
+  GraphNode* was3 = &g.node(3);
+  GraphNode* was4 = &g.node(4);
+  g.remove(2);
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(&g.node(2), was3);  // the same node (handle), one position down
+  EXPECT_EQ(&g.node(3), was4);
+  EXPECT_EQ(g.node(2).index, 2u);
+  EXPECT_EQ(g.node(3).index, 3u);
+  EXPECT_EQ(g.edges(), (std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 2}}));
+  EXPECT_EQ(g.roots(), (std::vector<size_t>{0, 3}));
+  EXPECT_EQ(g.topological_order(), (std::vector<size_t>{0, 1, 2, 3}));
+}
+
+TEST(GraphOrder, IdsOutliveRemovalsAndCopies) {
+  Graph g = graph_of(4, {});
+  const Graph before(g);  // as an instantiation keeps it
+  g.remove(1);
+  EXPECT_EQ(g.node(1).id, 2u);
+  EXPECT_EQ(g.find(2), 1u);
+  EXPECT_EQ(g.find(1), std::nullopt);  // removed
+  EXPECT_EQ(before.find(2), 2u);       // the copy still has it where it was
+  EXPECT_EQ(before.find(1), 1u);
+  EXPECT_EQ(g.add(EmptyNodeOp{}).id, 4u);  // ids are never reused
+  EXPECT_EQ(g.find(4), 3u);
+  EXPECT_EQ(before.find(4), std::nullopt);  // made after the copy
+  EXPECT_EQ(Graph(g).find(4), 3u);
+}
+
 TEST(GraphOrder, NodeTypesFollowCudaNumbering) {
   EXPECT_EQ(node_type(KernelNodeOp{}), cudaGraphNodeTypeKernel);
   EXPECT_EQ(node_type(MemcpyNodeOp{}), cudaGraphNodeTypeMemcpy);

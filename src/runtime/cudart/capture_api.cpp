@@ -3,6 +3,10 @@
 // graph instead of running; the hooks sit in each operation's entry point. Host functions
 // (cudaLaunchHostFunc, cudaStreamAddCallback) run at once outside capture: everything issued
 // before them has completed.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "cudart/graph_handles.h"
 
 using namespace lockstep::runtime;
@@ -31,6 +35,48 @@ extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStre
   return cudaStreamBeginCapture(stream, mode);
 }
 
+// Captures into a graph the program made (or a child graph or conditional body it holds a
+// handle to), the first node captured after `dependencies` (a repeated one counts once, as on
+// CUDA 13). cudaStreamEndCapture hands the same graph back; a failed capture destroys it, as
+// one cudaStreamBeginCapture made.
+extern "C" cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                                     const cudaGraphNode_t* dependencies,
+                                                     const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                                                     cudaStreamCaptureMode mode) {
+  const RuntimeHandle r = process_runtime();
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  if (is_legacy_stream(stream)) return r->record(cudaErrorStreamCaptureUnsupported);
+  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
+      mode != cudaStreamCaptureModeRelaxed)
+    return invalid();
+  Graph* g = r->graph_table().graph(graph);
+  if (g == nullptr || (numDependencies > 0 && dependencies == nullptr)) return invalid();
+  // As cudaGraphAddDependencies: only default edges mean something here.
+  for (size_t i = 0; dependencyData != nullptr && i < numDependencies; ++i) {
+    const cudaGraphEdgeData& d = dependencyData[i];
+    if (d.from_port != 0 || d.to_port != 0 || d.type != cudaGraphDependencyTypeDefault) {
+      r->report_unsupported("cudaStreamBeginCaptureToGraph with edge data");
+      return cudaErrorNotSupported;
+    }
+  }
+  return guarded([&] {
+    std::vector<void*> after;
+    for (size_t i = 0; i < numDependencies; ++i)
+      if (std::find(after.begin(), after.end(), dependencies[i]) == after.end()) after.push_back(dependencies[i]);
+    std::vector<size_t> unused;
+    if (r->graph_table().dependency_indices(*g, std::vector<const void*>(after.begin(), after.end()), unused) != cudaSuccess) return invalid();
+    if (r->capturing(stream)) return r->record(cudaErrorIllegalState);
+    return r->record(r->captures().begin(stream, mode, *g, std::move(after)));
+  });
+}
+
+extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                                          const cudaGraphNode_t* dependencies,
+                                                          const cudaGraphEdgeData* dependencyData,
+                                                          size_t numDependencies, cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode);
+}
+
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   const RuntimeHandle r = process_runtime();
   if (pGraph == nullptr) return invalid();
@@ -43,7 +89,10 @@ extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pG
       *pGraph = graph_handle(*graph);
       return cudaSuccess;
     }
-    if (graph != nullptr) r->graph_table().destroy(graph);  // an invalidated or unjoined capture
+    // An invalidated or unjoined capture's graph goes, even one the program made and named in
+    // cudaStreamBeginCaptureToGraph (CUDA 13 does so); a child graph or conditional body stays
+    // with its node (the table refuses it).
+    if (graph != nullptr) r->graph_table().destroy(graph);
     return r->record(e);
   });
 }

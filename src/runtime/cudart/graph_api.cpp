@@ -24,11 +24,31 @@ extern "C" cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) 
   });
 }
 
-// A graph a stream captures into lives until cudaStreamEndCapture; a graph a node holds (a
-// child graph, a conditional body) goes with its node, and the table refuses it here.
+// A graph a stream captures into lives until cudaStreamEndCapture (cudaErrorIllegalState, as
+// CUDA 13 answers), and so do the graphs and nodes holding it (cudaStreamBeginCaptureToGraph
+// may capture into a child graph or a conditional body); a graph a node holds goes with its
+// node, and the table refuses it here.
 extern "C" cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  if (process_runtime()->captures().targets(graph)) return invalid();
-  return process_runtime()->graph_table().destroy(graph) ? cudaSuccess : invalid();
+  const RuntimeHandle r = process_runtime();
+  if (const Graph* g = r->graph_table().graph(graph); g != nullptr && capture_targets_within(*g))
+    return r->record(cudaErrorIllegalState);
+  return r->graph_table().destroy(graph) ? cudaSuccess : invalid();
+}
+
+// Removes the node, its edges and the graphs it holds. Executable graphs made before keep their
+// copy; a stream capturing into the node's graph stops depending on it. CUDA: the nodes of a
+// graph with memory nodes cannot be destroyed. A node holding a graph a stream captures into
+// stays, refused as cudaGraphDestroy refuses that graph.
+extern "C" cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
+  const RuntimeHandle r = process_runtime();
+  Graph* owner = nullptr;
+  GraphNode* n = r->graph_table().node(node, &owner);
+  if (n == nullptr || has_memory_nodes(*owner)) return invalid();
+  for (const Graph* nested : nested_graphs(n->op))
+    if (capture_targets_within(*nested)) return r->record(cudaErrorIllegalState);
+  r->captures().forget_node(n);
+  r->graph_table().destroy_node(*n, *owner);
+  return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {

@@ -3,6 +3,7 @@
 // Runtime's GraphTable objects (Graph, GraphNode, GraphExec).
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "cudart/process_runtime.h"
@@ -38,15 +39,18 @@ inline bool valid_memset(const cudaMemsetParams& p) {
 }
 
 // The node of executable graph `exec` made from `node` (a node of the graph instantiated);
-// nullptr when either handle is unknown or the node came after the instantiation.
+// nullptr when either handle is unknown or the node came after the instantiation. Found by id:
+// nodes destroyed since the instantiation shift the positions of the graph's nodes, not the
+// executable's.
 inline GraphNode* exec_node(cudaGraphExec_t exec, cudaGraphNode_t node) {
   const RuntimeHandle r = process_runtime();
   GraphTable& table = r->graph_table();
   GraphExec* e = table.exec(exec);
   Graph* owner = nullptr;
   GraphNode* original = table.node(node, &owner);
-  if (e == nullptr || original == nullptr || owner != e->source || original->index >= e->graph.size()) return nullptr;
-  return &e->graph.node(original->index);
+  if (e == nullptr || original == nullptr || owner != e->source) return nullptr;
+  const std::optional<size_t> index = e->graph.find(original->id);
+  return index ? &e->graph.node(*index) : nullptr;
 }
 
 // exec_node's node when it records an operation of type T; nullptr otherwise.
@@ -54,6 +58,17 @@ template <class T>
 T* exec_node_op(cudaGraphExec_t exec, cudaGraphNode_t node) {
   GraphNode* n = exec_node(exec, node);
   return n == nullptr ? nullptr : std::get_if<T>(&n->op);
+}
+
+// Whether a stream captures into `graph` or a graph nested in it, which must stay until the
+// capture ends.
+inline bool capture_targets_within(const Graph& graph) {
+  std::vector<const Graph*> graphs;
+  collect_graphs(graph, graphs);
+  const RuntimeHandle r = process_runtime();
+  for (const Graph* g : graphs)
+    if (r->captures().targets(g)) return true;
+  return false;
 }
 
 // Adds a node to `graph` after `dependencies`; *node receives its handle.
