@@ -76,10 +76,8 @@ void Coalescer::coalesce_sectored(std::span<const uint64_t> lanes, uint64_t acti
       const uint64_t piece_lo = std::max(lo, line), piece_hi = std::min(hi, line + line_bytes);
       const uint32_t sectors = sectors_of(piece_lo, piece_hi - piece_lo);
       // A warp touches few lines: a linear scan for this line's transaction beats any map here
-      // and allocates nothing. Neighbouring lanes mostly share the last line opened: look there first.
-      auto open = !out.empty() && out.back().address == line
-                      ? out.end() - 1
-                      : std::find_if(out.begin(), out.end(), [line](const Transaction& t) { return t.address == line; });
+      // and allocates nothing.
+      auto open = std::find_if(out.begin(), out.end(), [line](const Transaction& t) { return t.address == line; });
       if (open == out.end()) {
         out.push_back({line, options_.line_bytes, sectors, uint64_t{1} << lane});
       } else {

@@ -28,17 +28,6 @@ uint32_t WarpSet::count() const {
   return n;
 }
 
-uint32_t WarpSet::next(uint32_t from) const {
-  if (from >= capacity_) return kNoWarp;
-  size_t index = from / 64;
-  uint64_t word = words_[index] & (~uint64_t{0} << (from % 64));
-  while (word == 0) {
-    if (++index == words_.size()) return kNoWarp;
-    word = words_[index];
-  }
-  return static_cast<uint32_t>(index * 64 + static_cast<size_t>(std::countr_zero(word)));
-}
-
 // Defined in the policy files.
 std::unique_ptr<WarpScheduler> make_lrr_warp_scheduler(const WarpSchedulerOptions& options);
 std::unique_ptr<WarpScheduler> make_gto_warp_scheduler(const WarpSchedulerOptions& options);

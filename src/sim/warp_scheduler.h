@@ -4,6 +4,8 @@
 // partition); the SM decides readiness (I-buffer valid, scoreboard, unit free, no barrier) and
 // tells the scheduler what happened; the policy only orders. Policies are created by name:
 // lrr, gto, two-level (docs/timing-model.md, "WarpScheduler").
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -27,8 +29,18 @@ class WarpSet {
   void clear();
   bool empty() const;
   uint32_t count() const;
-  // The smallest member >= from (from may equal capacity()), or kNoWarp.
-  uint32_t next(uint32_t from) const;
+  // The smallest member >= from (from may equal capacity()), or kNoWarp. Inline: the SM's
+  // issue and fetch stages walk their warps with it every cycle.
+  uint32_t next(uint32_t from) const {
+    if (from >= capacity_) return kNoWarp;
+    size_t index = from / 64;
+    uint64_t word = words_[index] & (~uint64_t{0} << (from % 64));
+    while (word == 0) {
+      if (++index == words_.size()) return kNoWarp;
+      word = words_[index];
+    }
+    return static_cast<uint32_t>(index * 64 + static_cast<size_t>(std::countr_zero(word)));
+  }
 
  private:
   uint32_t capacity_;
