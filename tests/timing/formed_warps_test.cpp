@@ -104,5 +104,64 @@ TEST(FormedWarps, ThreadBlockCompactionFigure3_16) {
   EXPECT_EQ(r.cycles, 435u);
 }
 
+
+// Joined scoreboards: T5 alone (W1) loads %r3 from global memory (400 cycles); then T0 and T5
+// add to %r3 in ONE formed warp [T0 T5 - -], led by W0, whose own scoreboard has no write
+// pending. The formed warp still waits for W1's load: it issues in the cycle the load's result
+// is written back (under the SIMT stack W0's T0 would not wait).
+TEST(FormedWarps, FormedWarpWaitsForEveryMembersScoreboard) {
+  constexpr const char* kJoined = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r3, 0;
+  setp.ne.u32 %p1, %r1, 5;
+  @%p1 bra SKIP;
+  ld.global.u32 %r3, [%rd1];
+SKIP:
+  setp.eq.u32 %p2, %r1, 0;
+  setp.eq.u32 %p3, %r1, 5;
+  or.pred %p2, %p2, %p3;
+  @!%p2 bra DONE;
+  add.u32 %r3, %r3, 1;
+DONE:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)";
+  for (const char* unit : {"dwf", "tbc"}) {
+    SCOPED_TRACE(unit);
+    auto engine =
+        timing_engine(timing_gpu("teaching", {"sm.warp_size=4", std::string("sm.divergence=") + unit}));
+    uint64_t load = 0, add = 0;
+    std::string add_warps;
+    engine->set_trace([&](const TraceEvent& e) {
+      if (e.ptx_line == 13) load = e.cycle;
+      if (e.ptx_line == 19) add = e.cycle, add_warps += std::to_string(e.warp);
+    });
+    const ModuleId m = engine->load_ptx(kJoined, "joined.ptx");
+    const uint64_t buffer = engine->malloc(8 * sizeof(uint32_t));
+    const std::vector<uint32_t> zeros(8, 0);
+    engine->copy_to_device(buffer, zeros.data(), zeros.size() * sizeof(uint32_t));
+    const LaunchResult r = engine->launch(m, "k", {1, 1, 1}, {8, 1, 1}, 0, {KernelArg::of(buffer)});
+    EXPECT_FALSE(r.fault.has_value());
+    std::vector<uint32_t> out(8);
+    engine->copy_to_host(out.data(), buffer, out.size() * sizeof(uint32_t));
+    EXPECT_EQ(out, (std::vector<uint32_t>{1, 0, 0, 0, 0, 1, 0, 0}));
+    EXPECT_EQ(add_warps, "01");  // one formed warp with T0 (W0) and T5 (W1)
+    // Exactly in the load's writeback cycle (global_latency 400; the I-cache's 200-cycle misses
+    // put the load at 211).
+    EXPECT_EQ(load, 211u);
+    EXPECT_EQ(add, load + 400);
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::test
