@@ -3,8 +3,8 @@
 // preset (h100 unless --gpu names another). One row per workload and design: cycles, IPC, warp
 // instructions, SIMT efficiency (active lanes per issued warp instruction over the warp width),
 // what the divergence unit counted, the L1 hit rate, and whether the output equals the first
-// design's. A design that timing mode refuses runs in functional mode (no cycles); a launch
-// that deadlocks says so.
+// design's. A design that timing mode refuses (sbi and swi: no second scheduler yet) runs in
+// functional mode (no cycles); a launch that deadlocks says so.
 //
 //   build/bench/lockstep_divergence_bench [--quick] [--gpu NAME] [--set key=value]...
 #include <cstdint>

@@ -49,11 +49,11 @@ std::vector<OptionSpec> build_specs() {
                      {"ipdom-stack", "branch-barrier", "thread-frontier", "dwf", "tbc", "large-warp", "sbi", "swi"},
                      "divergent control flow: the IPDOM SIMT stack, branch barriers with yield "
                      "(independent thread scheduling, cc 7.0 and later), thread frontiers (lowest PC "
-                     "first, early reconvergence), or (functional mode only) "
+                     "first, early reconvergence), or "
                      "warps formed across a block's warps: dwf, dynamic warp formation by PC, tbc, "
                      "thread block compaction, large-warp, large warps of sm.large_warp_size warps; "
-                     "or two paths issued together: sbi, an if/else's paths within a warp, swi, sbi "
-                     "that also fills idle lanes with another warp's path"));
+                     "or (functional mode only) two paths issued together: sbi, an if/else's paths "
+                     "within a warp, swi, sbi that also fills idle lanes with another warp's path"));
   s.push_back(integer("sm.yield_after", 1, 1 << 20,
                       "branch-barrier: backward branches a thread group takes in a row before it yields "
                       "to the warp's other threads (ipdom-stack ignores it)"));

@@ -8,9 +8,11 @@
 // per-warp units; under the stacked units the stack then takes the warps' outcomes. Warp-level
 // collectives (shfl, vote, match, redux, bar.warp.sync) therefore run per home warp: a formed
 // warp is split back into its home warps for them, and each home warp's own unit keeps its lanes
-// together where the instruction needs them.
+// together where the instruction needs them. The choice and the formation are plan_formed(),
+// which the timing model (sim/sm_formation.cpp) calls too, so both modes form the same warps.
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "func/cta_runner.h"
 #include "func/instruction_effects.h"
@@ -18,6 +20,91 @@
 #include "func/step.h"
 
 namespace lockstep::func {
+
+bool CtaRunner::plan_formed(FormedIssue& issue, RunCounters& counters) {
+  BlockStack* stack = nullptr;
+  issue.stack = FormedIssue::kNoStack;
+  ready_pcs_.resize(warps_.size());
+  ir::Pc pc = ir::kNoPc;
+  if (stacked_) {
+    // tbc: the top entry issues when every warp with threads in it can (WCnt). large-warp: the
+    // large warps take turns issue by issue, passing over one that cannot issue now.
+    const size_t n = block_stacks_.size();
+    for (size_t k = 0; k < n && stack == nullptr; ++k) {
+      const size_t s = (next_stack_ + k) % n;
+      BlockStack& candidate = *block_stacks_[s];
+      bool all_ready = true, any = false;
+      for (uint32_t i = candidate.first_warp(); i < candidate.first_warp() + candidate.warps(); ++i) {
+        const bool member = candidate.mask(i) != 0;
+        any |= member;
+        all_ready = all_ready && (!member || (warps_[i].status == Warp::Status::Running && warp_parked_[i] == 0));
+      }
+      if (!any || !all_ready) continue;
+      stack = &candidate;
+      issue.stack = static_cast<uint32_t>(s);
+      next_stack_ = static_cast<uint32_t>((s + 1) % n);
+    }
+    if (stack == nullptr) return false;
+    std::fill(ready_pcs_.begin(), ready_pcs_.end(), ir::kNoPc);
+    for (uint32_t i = stack->first_warp(); i < stack->first_warp() + stack->warps(); ++i)
+      if (stack->mask(i) != 0) ready_pcs_[i] = warps_[i].pc;
+    pc = stack->pc();
+  } else {
+    for (const Warp& w : warps_) {
+      const bool ready = w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0 && w.active != 0;
+      ready_pcs_[w.warp_id] = ready ? w.pc : ir::kNoPc;
+    }
+    pc = scheduler_.pick(ready_pcs_);
+    if (pc == ir::kNoPc) return false;
+  }
+  const ExecInst& in = kernel_.code[pc];
+  issue.pc = pc;
+  issue.members.clear();
+  issue.exec.clear();
+  for (uint32_t i = 0; i < warps_.size(); ++i) {
+    if (ready_pcs_[i] != pc) continue;
+    issue.members.push_back({i, warps_[i].active});
+    issue.exec.push_back(guarded_lanes(in, warps_[i]));
+    counters.thread_instructions += static_cast<uint64_t>(std::popcount(issue.exec.back()));
+  }
+  issue.formed = form_warps(formation_rule_, issue.members);
+  issue.first_number = formed_count_;
+  formed_count_ += issue.formed.size();
+  for (const FormedWarp& f : issue.formed) {
+    if (f.parts.size() < 2) continue;
+    ++counters.divergence.formed_warps;
+    counters.divergence.formed_threads += static_cast<uint64_t>(std::popcount(f.lanes));
+  }
+  return true;
+}
+
+void CtaRunner::finish_formed(const FormedIssue& issue) {
+  if (issue.stack == FormedIssue::kNoStack) return;
+  BlockStack& stack = *block_stacks_[issue.stack];
+  stack.resolve(kernel_.code[issue.pc], warps_);
+  stack.sync(warps_);
+}
+
+void CtaRunner::trace_formed(const CtaState& cta, const FormedIssue& issue, size_t k,
+                             std::optional<uint64_t> clock, const TraceHook& hook) const {
+  size_t m = 0;
+  for (const FormationMember& part : issue.formed[k].parts) {
+    while (issue.members[m].warp != part.warp) ++m;  // both in warp order
+    TraceRecord r = trace_record(cta, warps_[part.warp]);
+    r.pc = issue.pc;
+    r.exec = issue.exec[m] & part.lanes;
+    r.active = part.lanes;
+    if (clock) r.clock = *clock;
+    r.formed_warp = issue.first_number + k + 1;
+    hook(r);
+  }
+}
+
+DivergenceCounters CtaRunner::take_stack_counters() {
+  DivergenceCounters c;
+  for (auto& s : block_stacks_) c += s->take_counters();
+  return c;
+}
 
 CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counters) {
   bool all_exited = true;
@@ -27,78 +114,31 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
   const uint8_t* flags = turn_flags_.data();
   const uint8_t park = parking_ ? kParks : 0;
   const uint8_t* writes = options_.global_writes != nullptr ? options_.global_writes->data() : nullptr;
-  ready_pcs_.resize(warps_.size());
-  exec_.resize(warps_.size());
   uint32_t issued = 0;
   uint32_t faulting_warp = 0;
   ir::Pc pc = 0;
-  BlockStack* stack = nullptr;  // tbc, large-warp, sbi, swi: the stack that issues now
+  FormedIssue& issue = issue_;
   try {
     for (uint32_t budget = options_.time_slice; budget != 0; --budget) {
-      stack = nullptr;
-      if (stacked_) {
-        // tbc: the top entry issues when every warp with threads in it can (WCnt). large-warp:
-        // the large warps take turns issue by issue, passing over one that cannot issue now.
-        const size_t n = block_stacks_.size();
-        for (size_t k = 0; k < n && stack == nullptr; ++k) {
-          const size_t s = (next_stack_ + k) % n;
-          BlockStack& candidate = *block_stacks_[s];
-          bool all_ready = true, any = false;
-          for (uint32_t i = candidate.first_warp(); i < candidate.first_warp() + candidate.warps(); ++i) {
-            const bool member = candidate.mask(i) != 0;
-            any |= member;
-            all_ready = all_ready && (!member || (warps_[i].status == Warp::Status::Running && warp_parked_[i] == 0));
-          }
-          if (!any || !all_ready) continue;
-          stack = &candidate;
-          next_stack_ = static_cast<uint32_t>((s + 1) % n);
-        }
-        if (stack == nullptr) break;
-        std::fill(ready_pcs_.begin(), ready_pcs_.end(), ir::kNoPc);
-        for (uint32_t i = stack->first_warp(); i < stack->first_warp() + stack->warps(); ++i)
-          if (stack->mask(i) != 0) ready_pcs_[i] = warps_[i].pc;
-        pc = stack->pc();
-      } else {
-        for (const Warp& w : warps_) {
-          const bool ready = w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0 && w.active != 0;
-          ready_pcs_[w.warp_id] = ready ? w.pc : ir::kNoPc;
-        }
-        pc = scheduler_.pick(ready_pcs_);
-        if (pc == ir::kNoPc) break;
-      }
+      if (!plan_formed(issue, counters)) break;
+      pc = issue.pc;
+      BlockStack* stack = issue.stack != FormedIssue::kNoStack ? block_stacks_[issue.stack].get() : nullptr;
       const ExecInst& in = code[pc];
-      members_.clear();
-      for (uint32_t i = 0; i < warps_.size(); ++i) {
-        if (ready_pcs_[i] != pc) continue;
-        members_.push_back({i, warps_[i].active});
-        exec_[i] = guarded_lanes(in, warps_[i]);
-        counters.thread_instructions += static_cast<uint64_t>(std::popcount(exec_[i]));
-      }
-      const std::vector<FormedWarp> formed = form_warps(formation_rule_, members_);
-      counters.warp_instructions += formed.size();
-      for (const FormedWarp& f : formed) {
-        ++formed_count_;
-        if (f.parts.size() > 1) {
-          ++counters.divergence.formed_warps;
-          counters.divergence.formed_threads += static_cast<uint64_t>(std::popcount(f.lanes));
-        }
+      counters.warp_instructions += issue.formed.size();
+      for (size_t k = 0; k < issue.formed.size(); ++k) {
+        if (trace_ != nullptr) trace_formed(cta, issue, k, std::nullopt, *trace_);
+        if (writes == nullptr) continue;
         LaneMask any = 0;
-        for (const FormationMember& part : f.parts) {
-          const Warp& w = warps_[part.warp];
-          any |= exec_[part.warp] & part.lanes;
-          if (trace_ == nullptr) continue;
-          TraceRecord r = trace_record(cta, w);
-          r.exec = exec_[part.warp] & part.lanes;
-          r.active = part.lanes;
-          r.formed_warp = formed_count_;
-          (*trace_)(r);
+        size_t m = 0;
+        for (const FormationMember& part : issue.formed[k].parts) {
+          while (issue.members[m].warp != part.warp) ++m;
+          any |= issue.exec[m] & part.lanes;
         }
-        if (writes != nullptr && any != 0) counters.global_writes += writes[pc];
+        if (any != 0) counters.global_writes += writes[pc];
       }
       if (co_issues_ && stack != nullptr) {
         // sbi: the sibling path issues beside the top; swi: else another warp's path that fits
         // the idle lanes. A fault there is reported at the secondary's warp and PC.
-        const ir::Pc primary_pc = pc;
         faulting_warp = stack->first_warp();
         pc = stack->sibling_pc();
         if (pc != ir::kNoPc && !code[pc].is_control && flags[pc] == 0) {
@@ -106,13 +146,13 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
         } else if (interweaves_warps_) {
           co_issue_other_warp(cta, *stack, faulting_warp, pc, counters);
         }
-        pc = primary_pc;
+        pc = issue.pc;
       }
       const uint8_t f = flags[pc];
-      for (const FormationMember& m : members_) {
-        Warp& w = warps_[m.warp];
-        faulting_warp = m.warp;
-        const LaneMask lanes = exec_[m.warp];
+      for (size_t m = 0; m < issue.members.size(); ++m) {
+        Warp& w = warps_[issue.members[m].warp];
+        faulting_warp = w.warp_id;
+        const LaneMask lanes = issue.exec[m];
         if ((f & park) != 0 && lanes != 0) {
           // As run_warp(): counted and traced now, the handler runs at commit_parked().
           const uint32_t bytes = store_bytes_.empty() ? 0 : store_bytes_[pc];
@@ -125,20 +165,17 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
         }
         ++w.clock;
       }
-      if (stack != nullptr) {
-        stack->resolve(in, warps_);
-        stack->sync(warps_);
-      }
+      finish_formed(issue);
       ++issued;
       if (f != 0) break;
     }
   } catch (FaultException& e) {
     for (Warp& w : warps_) counters.divergence += w.divergence->take_counters();
-    for (auto& s : block_stacks_) counters.divergence += s->take_counters();
+    counters.divergence += take_stack_counters();
     throw LaunchFault{std::move(e.fault), faulting_warp, pc, {}};
   }
   for (Warp& w : warps_) counters.divergence += w.divergence->take_counters();
-  for (auto& s : block_stacks_) counters.divergence += s->take_counters();
+  counters.divergence += take_stack_counters();
   if (issued == 0) {
     if (!parked_.empty()) return TurnResult::Parked;
     report_deadlock(cta);

@@ -7,6 +7,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,20 @@ inline TraceRecord trace_record(const CtaState& cta, const Warp& w) {
 
 using TraceHook = std::function<void(const TraceRecord&)>;
 
+// One issue of a block-level unit (dwf, tbc, large-warp; cta_formed_turn.cpp): the PC the block
+// issues, the home warps whose current path is at it, and the formed warps they make. Functional
+// mode runs the whole issue at once; the timing model (sim/sm_formation.cpp) issues the formed
+// warps one per cycle and runs the instruction on the members with the first of them.
+struct FormedIssue {
+  static constexpr uint32_t kNoStack = UINT32_MAX;
+  ir::Pc pc = ir::kNoPc;
+  uint32_t stack = kNoStack;              // the block stack that issues (tbc, large-warp)
+  std::vector<FormationMember> members;   // in warp order: each warp's path (its active lanes)
+  std::vector<LaneMask> exec;             // per member: the lanes that run it (after the guard)
+  std::vector<FormedWarp> formed;         // in issue order
+  uint64_t first_number = 0;              // formed warp k is the block's number first_number + k + 1
+};
+
 class CtaRunner {
  public:
   CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions options, const TraceHook* trace);
@@ -113,6 +128,22 @@ class CtaRunner {
   // For a caller that steps warps itself (the timing model): throws the deadlock report when
   // no live warp can run any more (every one waits at a barrier that cannot complete).
   void check_deadlock(const CtaState& cta);
+
+  // Block-level units, for a caller that issues formed warps itself (the timing model):
+  // plan_formed() picks the block's next issue as formed_turn() does (the scheduler's or the
+  // stacks' choice) and counts it (thread instructions and formed warps; not warp instructions,
+  // which the caller counts as it issues them); false when no warp can issue now. The caller
+  // then runs the instruction on each member warp with its exec lanes (execute, or defer its
+  // handler after advance_past), then calls finish_formed(). trace_formed() hands the trace
+  // records of formed warp k (before its members run it) to `hook`, with `clock` as the issue
+  // cycle (none: each warp's instruction count, as functional mode's records have).
+  bool forms_warps() const { return forms_warps_; }
+  bool plan_formed(FormedIssue& issue, RunCounters& counters);
+  void finish_formed(const FormedIssue& issue);
+  void trace_formed(const CtaState& cta, const FormedIssue& issue, size_t k, std::optional<uint64_t> clock,
+                    const TraceHook& hook) const;
+  // The block stacks' counters since the last call (tbc, large-warp; zero for dwf).
+  DivergenceCounters take_stack_counters();
 
  private:
   // Per PC: kEndsTurn when a warp's turn ends after the instruction (shares_memory), kParks
@@ -182,9 +213,8 @@ class CtaRunner {
   bool interweaves_warps_ = false;         // swi: else co_issue_other_warp()
   uint32_t next_stack_ = 0;                // the large warp whose turn it is to issue
   uint64_t formed_count_ = 0;              // formed warps issued by the block so far (trace)
-  std::vector<ir::Pc> ready_pcs_;          // formed_turn() scratch, per warp
-  std::vector<LaneMask> exec_;             // formed_turn() scratch, per warp
-  std::vector<FormationMember> members_;   // formed_turn() scratch
+  std::vector<ir::Pc> ready_pcs_;          // plan_formed() scratch, per warp
+  FormedIssue issue_;                      // formed_turn()'s issue in progress
 };
 
 }  // namespace lockstep::func

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "func/divergence/warp_formation.h"
 #include "func/instruction_effects.h"
 #include "ir/types.h"
 
@@ -165,6 +166,7 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
                                            const RegisterSpace& regs, uint32_t max_dst_ranges) {
   std::vector<InstTiming> table;
   table.reserve(kernel.code.size());
+  const bool forms_warps = func::is_block_level_unit(gpu.sm.divergence);
   for (const ir::Instruction& inst : kernel.code) {
     InstTiming t;
     t.unit = unit_of(inst, gpu);
@@ -178,7 +180,9 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     if (inst.decoded.operation == ir::MemoryOperation::Write) t.access = mem::AccessKind::kWrite;
     if (inst.decoded.operation == ir::MemoryOperation::ReadModifyWrite) t.access = mem::AccessKind::kAtomic;
     t.bypass_l1 = inst.decoded.bypasses_l1;
-    t.folded = gpu.timing.fold_immediate_moves && foldable_move(inst);
+    // A block-level unit's stacks move the warps' PCs only as a formed warp issues: a move run
+    // beside the instruction before it would leave them behind, so nothing folds there.
+    t.folded = gpu.timing.fold_immediate_moves && !forms_warps && foldable_move(inst);
     t.cta_barrier = inst.decoded.opcode == ir::Opcode::Bar || inst.decoded.opcode == ir::Opcode::Barrier;
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);

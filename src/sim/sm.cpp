@@ -6,19 +6,11 @@
 
 #include "fmt/format.h"
 #include "func/step.h"
+#include "sim/pending_kind.h"
 
 namespace lockstep::sim {
 
 namespace {
-
-// What produces a pending register write, for the stall reason of a warp waiting on it.
-enum PendingKind : uint8_t { kNotPending = 0, kArithmetic = 1, kMemory = 2, kConstantMissing = 3, kTextureFetch = 4 };
-
-PendingKind pending_kind(const InstTiming& t) {
-  if (t.space == MemorySpace::kTexture) return kTextureFetch;
-  if (t.space != MemorySpace::kNone) return kMemory;
-  return kArithmetic;
-}
 
 // Where a kernel's code lives for the memory hierarchy: its own window above the data, placed by
 // a hash of its name so that every run (and every SM) agrees, and different kernels' code does
@@ -76,10 +68,12 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     code_base_ = code_base(*ctx_.kernel);
     launch_.access_log = &access_log_;
     waiting_access_.resize(o.in_flight);
+    for (std::vector<Completion>& w : waiting_access_) w.reserve(1);
     finished_accesses_.reserve(o.in_flight);
   }
   deferred_.reserve(slots);  // a warp issues at most once per cycle
   if (ctx_.trace != nullptr) trace_out_.reserve(static_cast<size_t>(partitions_count_) * issue_width_);
+  trace_buffer_ = [this](const func::TraceRecord& r) { trace_out_.push_back(r); };
   ctas_.resize(ctx_.blocks_per_sm);
   func::RunOptions run = ctx_.run;
   run.sm_id = id_;
@@ -116,6 +110,8 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
   c.cta.ctaid[2] = static_cast<uint32_t>(block / (uint64_t{grid[0]} * grid[1]));
   c.cta.shared.assign(c.cta.shared_size, 0);
   c.runner->start(c.cta);
+  c.forms = c.runner->forms_warps();
+  c.planned = false;
   std::vector<func::Warp>& block_warps = c.runner->warps();
   c.warp_slots.resize(block_warps.size());
   uint32_t next_free = 0;
@@ -126,6 +122,7 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
     ws = WarpSlot{};
     ws.resident = true;
     ws.cta_slot = static_cast<uint32_t>(free_cta - ctas_.begin());
+    ws.formed = c.forms;
     ws.warp = &block_warps[i];
     ws.fetch_pc = ws.warp->pc;
     run_folded(next_free);  // the moves the entry starts with: the warp begins past them
@@ -157,6 +154,7 @@ bool Sm::cycle(uint64_t now) {
     take_instruction_fills(now);
   }
   changed |= writeback(now);
+  changed |= plan_formed_issues();
   last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= issue(p, now);
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= fetch(p, now);
@@ -181,7 +179,7 @@ void Sm::commit() {
     part.dirty = part.fetch_dirty = true;  // they may have moved the warp off its fetched path
     if (d.access != kNoAccess) {
       ldst_->add(d.access, access_log_, d.warp_slot);
-      ldst_->close(d.access);
+      if (d.close) ldst_->close(d.access);
     }
   }
   if (!deferred_.empty() && ldst_ != nullptr && ldst_->can_accept() != room) mark_dirty();
@@ -230,6 +228,7 @@ bool Sm::writeback(uint64_t now) {
       }
     }
     WarpSlot& ws = warps_[c.warp_slot];
+    if (ws.formed) mark_dirty();  // a formed warp in another partition may wait on this write
     end_dependency_hold(c.warp_slot);
     --ws.in_flight;
     if (c.memory) --ws.memory_in_flight;
@@ -260,6 +259,7 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
   // (after_issue), so the warps classified here are running: their functional state stays out
   // of the scan.
   const WarpSlot& ws = warps_[slot];
+  if (ws.formed) return classify_formed(slot, now, unit_free);
   if (ibuffer_.count(slot) == 0) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
   if (ws.ready_at > now) return StallReason::kDivergence;
   const IBufferEntry& head = ibuffer_.front(slot);
@@ -272,6 +272,10 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
     case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
   }
   if (through_ldst(t) && !ldst_->can_accept()) return StallReason::kMemoryThrottle;
+  return unit_reason(slot, t, now, unit_free);
+}
+
+StallReason Sm::unit_reason(uint32_t slot, const InstTiming& t, uint64_t now, uint64_t* unit_free) const {
   const Partition& part = partitions_[partition_of(slot)];
   const ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
   if (!unit.can_accept(now)) {
@@ -306,7 +310,8 @@ bool Sm::issue(uint32_t p, uint64_t now) {
       r = StallReason::kPipelineBusy;
     } else {
       r = classify(slot, now, &ws.busy_until);
-      if (is_dependency_stall(r)) set_held(slot, r);
+      // A formed warp's dependency may be another member's write: not held.
+      if (is_dependency_stall(r) && !ws.formed) set_held(slot, r);
     }
     ++mine[static_cast<size_t>(r)];
     if (r == StallReason::kNotSelected) part.ready.set(local);
@@ -368,7 +373,11 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   // An issue changes what its own partition's scan found (a unit's slot, a collector, the
   // warp's I-buffer). The state that the other partitions' scans read changes only through the
   // LD/ST unit's room, a CTA barrier's release or a block's end: those mark every partition
-  // (below, after_issue and finish_block).
+  // (below, after_issue and finish_block). A formed warp's members sit in several partitions.
+  if (warps_[slot].formed) {
+    mark_dirty();
+    return issue_formed(slot, now);
+  }
   WarpSlot& ws = warps_[slot];
   Partition& part = partitions_[partition_of(slot)];
   part.dirty = part.fetch_dirty = true;
@@ -426,8 +435,30 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, kind);
   }
 
+  const uint64_t dispatch = read_operands(partition_of(slot), local, t, now);
+  ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
+  uint64_t done = unit.accept(dispatch, w.width);
+  const bool memory = t.space != MemorySpace::kNone;
+  if (ldst) {
+    // The LD/ST unit decides when it is done (take_finished_accesses).
+    waiting_access_[access].assign(1, Completion{0, 0, slot, true, t.long_latency, writes});
+    ++ws.in_flight;
+    ++ws.memory_in_flight;
+  } else if (writes.count != 0 || memory) {
+    if (memory) done = std::max(done, dispatch + t.memory_latency);
+    completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, writes});
+    ++ws.in_flight;
+    if (memory) ++ws.memory_in_flight;
+  }
+  if (t.long_latency) part.scheduler->on_long_latency(local);
+  part.scheduler->on_issue(local, now);
+  after_issue(slot, now, depth_before, t);
+}
+
+uint64_t Sm::read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint64_t now) {
   // Operands through the register banks: timing.bank_reads_per_cycle reads per bank per cycle,
   // from the issue cycle on.
+  Partition& part = partitions_[p];
   const uint32_t banks = static_cast<uint32_t>(part.banks.size());
   const uint32_t reads_per_cycle = ctx_.gpu->timing.bank_reads_per_cycle;
   uint64_t last_read = now;
@@ -452,32 +483,16 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
       break;
     }
   }
-
-  ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
-  uint64_t done = unit.accept(dispatch, w.width);
-  const bool memory = t.space != MemorySpace::kNone;
-  if (ldst) {
-    // The LD/ST unit decides when it is done (take_finished_accesses).
-    waiting_access_[access] = Completion{0, 0, slot, true, t.long_latency, writes};
-    ++ws.in_flight;
-    ++ws.memory_in_flight;
-  } else if (writes.count != 0 || memory) {
-    if (memory) done = std::max(done, dispatch + t.memory_latency);
-    completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, writes});
-    ++ws.in_flight;
-    if (memory) ++ws.memory_in_flight;
-  }
-  if (t.long_latency) part.scheduler->on_long_latency(local);
-  part.scheduler->on_issue(local, now);
-  after_issue(slot, now, depth_before, t);
+  return dispatch;
 }
 
 void Sm::take_finished_accesses() {
   for (const FinishedAccess& f : finished_accesses_) {
-    Completion c = waiting_access_[f.id];
-    c.cycle = f.cycle;
-    c.sequence = sequence_++;
-    completions_.push(c);
+    for (Completion c : waiting_access_[f.id]) {
+      c.cycle = f.cycle;
+      c.sequence = sequence_++;
+      completions_.push(c);
+    }
   }
   finished_accesses_.clear();
 }
@@ -548,6 +563,7 @@ void Sm::flush(uint32_t slot) {
 
 void Sm::finish_block(uint32_t cta_slot) {
   CtaSlot& c = ctas_[cta_slot];
+  if (c.planned) return;  // formed warps of the last issue still to issue
   for (uint32_t slot : c.warp_slots) {
     const WarpSlot& ws = warps_[slot];
     if (ws.warp->status != func::Warp::Status::Exited || ws.in_flight != 0) return;
@@ -563,6 +579,7 @@ void Sm::finish_block(uint32_t cta_slot) {
     part.running.reset(local_of(slot));
     part.scheduler->on_warp_removed(local_of(slot));
   }
+  if (c.forms) stats_.divergence += c.runner->take_stack_counters();
   mark_dirty();
   resident_warps_ -= static_cast<uint32_t>(c.warp_slots.size());
   --resident_blocks_;

@@ -132,6 +132,7 @@ class Sm {
     // without asking again (nothing but its own issue can give it an earlier reason, and units
     // only get busier).
     uint64_t busy_until = 0;
+    bool formed = false;          // its block forms warps (sm_formation.cpp): it issues only in them
   };
   struct CtaSlot {
     bool busy = false;
@@ -139,6 +140,19 @@ class Sm {
     func::CtaState cta;
     uint64_t block = 0;
     std::vector<uint32_t> warp_slots;  // SM warp slots of the block's warps, by warp index
+    // Block-level units (dwf, tbc, large-warp; sm_formation.cpp): the block's issue in progress,
+    // whose formed warps issue one per cycle, `next` the next of them; the writes its first one
+    // reserved in every member's scoreboard, released when the last one completes.
+    bool forms = false;
+    bool planned = false;
+    func::FormedIssue issue;
+    size_t next = 0;
+    uint32_t executed_by = 0;  // the slot whose issue ran the instruction (the first formed warp's)
+    struct MemberWrites {
+      uint32_t slot = 0;
+      Reservation writes;
+    };
+    std::vector<MemberWrites> writes;
   };
   struct Completion {
     uint64_t cycle = 0;
@@ -157,6 +171,7 @@ class Sm {
     ir::Pc pc = 0;
     func::LaneMask lanes = 0;
     uint32_t access = kNoAccess;  // its LD/ST unit instruction, when its accesses go through the hierarchy
+    bool close = true;            // the last execution of that instruction (a formed warp's has several)
   };
   static constexpr uint32_t kNoAccess = UINT32_MAX;
   struct Partition {
@@ -227,7 +242,29 @@ class Sm {
   // slot is what holds it, *unit_free (if given) gets the cycle the slot frees.
   StallReason classify(uint32_t slot, uint64_t now, uint64_t* unit_free = nullptr) const;
   StallReason dependency_reason(uint32_t slot, const InstOperands& ops) const;
+  // classify()'s last checks: the partition's unit for `t` and an operand collector.
+  StallReason unit_reason(uint32_t slot, const InstTiming& t, uint64_t now, uint64_t* unit_free) const;
   void issue_instruction(uint32_t slot, uint64_t now);
+  // Reads the operands of `t` through partition p's register banks from `now` and takes an
+  // operand collector; returns the dispatch cycle.
+  uint64_t read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint64_t now);
+
+  // Formed warps (sm_formation.cpp). Plans the next issue of every block that forms warps and
+  // has none in progress; true when one was planned.
+  bool plan_formed_issues();
+  // classify() for a warp of such a block: only the slot of the first part of the formed warp
+  // to issue next may be ready.
+  StallReason classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free) const;
+  // issue_instruction() for that slot: issues the next formed warp of its block.
+  void issue_formed(uint32_t slot, uint64_t now);
+  // The first formed warp of an issue: the members' decoded copies issue together (joined
+  // scoreboards) and the instruction runs on each member.
+  void execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const InstTiming& t);
+  // After the instruction ran: the block's warps' I-buffers, and the deadlock check.
+  void after_formed(uint32_t cta_slot);
+  // After the issue's last formed warp (not before: an exited warp or one at a barrier may
+  // still lead one of them): the exited and barrier holds of the block's warps.
+  void hold_formed(uint32_t cta_slot, const InstTiming& t);
   // Whether the instruction's accesses go through the LD/ST unit (the hierarchy's spaces).
   bool through_ldst(const InstTiming& t) const {
     return ldst_ != nullptr && (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||
@@ -277,7 +314,9 @@ class Sm {
   std::vector<uint64_t> finished_;
   std::unique_ptr<LdstUnit> ldst_;
   func::AccessLog access_log_;
-  std::vector<Completion> waiting_access_;  // by LD/ST unit id: the completion its finish releases
+  // By LD/ST unit id: the completions its finish releases (one per member warp of a formed warp).
+  std::vector<std::vector<Completion>> waiting_access_;
+  func::TraceHook trace_buffer_;  // appends to trace_out_ (formed warps' records)
   std::vector<FinishedAccess> finished_accesses_;
   uint64_t code_base_ = 0;  // the kernel's code in the hierarchy's address space
 

@@ -61,6 +61,7 @@ bool Sm::fetch(uint32_t p, uint64_t now) {
       }
       ws.fetch_waiting = false;
       part.dirty = part.fetch_dirty = true;
+      if (ws.formed) mark_dirty();  // the formed warp it joins may issue through another partition
       const uint64_t line = address / line_bytes;
       for (uint32_t n = 0;
            n < ctx_.gpu->timing.fetch_width && !ibuffer_.full(slot) && ws.fetch_pc < code_size;

@@ -1,6 +1,6 @@
 // sm.divergence's accepted values are the engine's divergence units (func::divergence_unit_names),
-// and the engine runs the unit the timing preset names (or refuses it: timing mode does not
-// form warps, so the block-level units dwf and tbc run in functional mode only).
+// and the engine runs the unit the timing preset names (or refuses it: timing mode has no
+// secondary scheduler, so sbi and swi run in functional mode only).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -9,7 +9,6 @@
 #include "config/gpu_config.h"
 #include "engine/engine.h"
 #include "func/divergence/divergence_unit.h"
-#include "func/divergence/warp_formation.h"
 
 namespace lockstep {
 namespace {
@@ -23,7 +22,7 @@ TEST(DivergenceConfig, ChoicesAreTheEnginesUnits) {
     EngineOptions options;
     options.divergence = "branch-barrier";
     options.timing = gpu;
-    if (func::is_block_level_unit(unit)) {
+    if (unit == "sbi" || unit == "swi") {
       // The message is pinned in seed_warp_formation_test.
       EXPECT_THROW(Engine{options}, std::invalid_argument);
       continue;

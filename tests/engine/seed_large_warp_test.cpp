@@ -46,11 +46,15 @@ struct Issued {
   std::vector<std::string> lanes;
 };
 
-UnitRun run(const std::string& divergence, uint32_t group) {
+// `timing`: on the cycle-level model (the teaching preset at 4 lanes).
+UnitRun run(const std::string& divergence, uint32_t group, bool timing = false) {
   EngineOptions options;
   options.warp_size = kLanes;
   options.divergence = divergence;
   options.large_warp_size = 4;
+  if (timing)
+    options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config(
+        "teaching", {"sm.warp_size=4", "sm.divergence=" + divergence, "sm.large_warp_size=4"}));
   Engine engine(options);
   const ModuleId m = engine.load_ptx(kMaskedIfElse, "ifelse.ptx");
   const KernelInfo info = engine.kernel_info(m, "ifelse");
@@ -150,6 +154,20 @@ TEST(SeedLargeWarp, ThreadBlockCompactionCompactsTheWholeBlock) {
   EXPECT_EQ(r.result.thread_instructions, kThreadInstructions);
   EXPECT_EQ(r.result.divergence.divergent_branches, 1u);
   EXPECT_EQ(r.result.divergence.reconvergences, 1u);
+}
+
+// Timing mode forms the same sub-warps (sim/sm_formation.cpp), the large warps taking turns
+// issue by issue as in functional mode: the same steps per large warp, counts and results.
+TEST(SeedLargeWarp, TimingModeFormsTheSameSubWarps) {
+  const UnitRun functional = run("large-warp", 4);
+  const UnitRun timing = run("large-warp", 4, true);
+  EXPECT_EQ(timing.steps, functional.steps);
+  EXPECT_EQ(timing.result.warp_instructions, functional.result.warp_instructions);
+  EXPECT_EQ(timing.result.thread_instructions, functional.result.thread_instructions);
+  EXPECT_EQ(timing.result.divergence.divergent_branches, functional.result.divergence.divergent_branches);
+  EXPECT_EQ(timing.result.divergence.reconvergences, functional.result.divergence.reconvergences);
+  EXPECT_EQ(timing.result.divergence.formed_warps, functional.result.divergence.formed_warps);
+  EXPECT_EQ(timing.result.divergence.formed_threads, functional.result.divergence.formed_threads);
 }
 
 // The SIMT stack runs B and C per warp: 6 warps have B threads, all 8 have C threads.

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/harness.h"
@@ -97,11 +98,16 @@ FormationRun summarize(const LaunchResult& r, const std::vector<Issued>& issued,
   return run;
 }
 
-// Runs the figure's kernel (b_threads == 0) or kMaskedIfElse on `threads` threads.
-FormationRun run_if_else(const std::string& divergence, uint32_t threads = 8, uint32_t b_threads = 0) {
+// Runs the figure's kernel (b_threads == 0) or kMaskedIfElse on `threads` threads; `timing`:
+// on the cycle-level model (the teaching preset at 4 lanes).
+FormationRun run_if_else(const std::string& divergence, uint32_t threads = 8, uint32_t b_threads = 0,
+                         bool timing = false) {
   EngineOptions options;
   options.warp_size = 4;
   options.divergence = divergence;
+  if (timing)
+    options.timing = std::make_shared<const config::GpuConfig>(
+        config::load_gpu_config("teaching", {"sm.warp_size=4", "sm.divergence=" + divergence}));
   Engine engine(options);
   const ModuleId m = engine.load_ptx(b_threads == 0 ? kIfElse : kMaskedIfElse, "ifelse.ptx");
   const KernelInfo info = engine.kernel_info(m, "ifelse");
@@ -203,20 +209,40 @@ TEST(SeedWarpFormation, ThreeWarpsLutAndCompactionDiffer) {
   EXPECT_EQ(tbc.thread_instructions, kThreads);
 }
 
-// Timing mode does not form warps: it refuses the block-level units by name.
-TEST(SeedWarpFormation, TimingModeRefusesBlockLevelUnits) {
+// Timing mode forms the same warps (sim/sm_formation.cpp): the same steps, counts and results
+// as functional mode, for both figures' rules and the three-warp case where they part.
+TEST(SeedWarpFormation, TimingModeFormsTheSameWarps) {
+  constexpr uint32_t kBThreads = 1u << 0 | 1u << 4 | 1u << 5 | 1u << 9;
+  for (const char* unit : {"dwf", "tbc"}) {
+    SCOPED_TRACE(unit);
+    for (const auto& [threads, b_threads] : {std::pair{8u, 0u}, std::pair{12u, kBThreads}}) {
+      const FormationRun functional = run_if_else(unit, threads, b_threads);
+      const FormationRun timing = run_if_else(unit, threads, b_threads, true);
+      EXPECT_EQ(timing.steps, functional.steps);
+      EXPECT_EQ(timing.warp_instructions, functional.warp_instructions);
+      EXPECT_EQ(timing.thread_instructions, functional.thread_instructions);
+      EXPECT_EQ(timing.divergent_branches, functional.divergent_branches);
+      EXPECT_EQ(timing.reconvergences, functional.reconvergences);
+    }
+  }
+}
+
+// Timing mode has no secondary scheduler: it refuses sbi and swi by name (and runs the others).
+TEST(SeedWarpFormation, TimingModeRefusesCoIssuingUnits) {
   for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
     EngineOptions options;
     options.warp_size = 32;
     options.timing = std::make_shared<const config::GpuConfig>(
         config::load_gpu_config("h100", {std::string("sm.divergence=") + unit}));
+    const bool refused = std::string(unit) == "sbi" || std::string(unit) == "swi";
     try {
       Engine engine(options);
-      ADD_FAILURE() << unit << ": timing mode accepted it";
+      EXPECT_FALSE(refused) << unit << ": timing mode accepted it";
     } catch (const std::invalid_argument& e) {
+      EXPECT_TRUE(refused) << unit << ": " << e.what();
       EXPECT_EQ(std::string(e.what()), std::string("sm.divergence=") + unit +
                                            " is modelled in functional mode only; timing mode does "
-                                           "not form warps yet");
+                                           "not co-issue a second path yet");
     }
   }
 }

@@ -61,11 +61,20 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
   cases.push_back({newest, 32, nullptr, "thread-frontier"});
   if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, "thread-frontier"});
   cases.push_back({newest, 32, "h100", "thread-frontier"});
-  // The block-level units, which form warps across a block's warps (functional mode only: the
-  // timing model refuses them); warp size 8 as well, so that small warps merge across a block.
+  // The block-level units, which form warps across a block's warps; warp size 8 as well, so that
+  // small warps merge across a block.
   for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
     cases.push_back({newest, 32, nullptr, unit});
     if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, unit});
+  }
+  // Those timing mode forms warps for (it refuses sbi and swi), at one warp width only (test
+  // time): the teaching preset's 8 lanes, or h100's 32 for programs with warp-level operations.
+  for (const char* unit : {"dwf", "tbc", "large-warp"}) {
+    if (warp_ops == WarpOps::kNone) {
+      cases.push_back({newest, 8, "teaching", unit});
+    } else {
+      cases.push_back({newest, 32, "h100", unit});
+    }
   }
   return cases;
 }
