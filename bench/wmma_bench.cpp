@@ -3,8 +3,9 @@
 // seconds and the multiply-accumulates per second of each; every result is checked exactly
 // against the CPU (the inputs are small integers, so every sum is exact in each type).
 //
-//   build/bench/lockstep_wmma_bench [--quick] [--size N] [--threads T]
-//       (N: a multiple of 16, default 1024; T: host threads, default 1)
+//   build/bench/lockstep_wmma_bench [--quick] [--size N] [--threads T] [--type NAME]
+//       (N: a multiple of 16, default 1024; T: host threads, default 1; NAME: f16, bf16, tf32
+//       or f64 to run that type alone, e.g. under a profiler)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -101,11 +102,14 @@ size_t mismatches(const Kind& kind, uint32_t n, const std::vector<uint8_t>& c) {
 
 int main(int argc, char** argv) {
   uint32_t n = 1024, threads = 1;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) n = 256;
     else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) n = static_cast<uint32_t>(std::stoul(argv[++i]));
     else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       threads = static_cast<uint32_t>(std::max(1UL, std::stoul(argv[++i])));
+    else if (std::strcmp(argv[i], "--type") == 0 && i + 1 < argc)
+      only = argv[++i];
   }
   if (n == 0 || n % 16 != 0) {
     fmt::print(stderr, "lockstep_wmma_bench: --size must be a positive multiple of 16\n");
@@ -119,9 +123,16 @@ int main(int argc, char** argv) {
                         {"bf16", "gemm_bf16", 16, 16, 2, 4},
                         {"tf32", "gemm_tf32", 16, 16, 4, 4},
                         {"f64", "gemm_f64", 8, 8, 8, 8}};
+  if (!only.empty() && std::none_of(std::begin(kinds), std::end(kinds),
+                                    [&](const Kind& k) { return only == k.name; })) {
+    fmt::print(stderr, "lockstep_wmma_bench: unknown --type '{}' (known: f16, bf16, tf32, f64)\n",
+               only);
+    return 2;
+  }
   fmt::print("wmma GEMM {0}x{0}x{0}, functional mode, {1} thread{2}\n", n, threads, threads == 1 ? "" : "s");
   int status = 0;
   for (const Kind& kind : kinds) {
+    if (!only.empty() && only != kind.name) continue;
     const std::vector<uint8_t> a = matrix(kind, n, true), b = matrix(kind, n, false);
     const uint64_t da = engine.malloc(a.size()), db = engine.malloc(b.size());
     const uint64_t dc = engine.malloc(uint64_t{n} * n * kind.out_bytes);

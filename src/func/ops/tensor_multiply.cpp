@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "func/ops/tensor_common.h"
@@ -15,14 +16,36 @@ namespace {
 
 using Matrix = std::array<uint64_t, kMaxMatrixElems>;
 
-// Fills m from the fragments of all 32 lanes. Where several lanes hold copies of an element
-// (wmma f16 multiplicands), the lowest lane's copy wins.
-template <Elem E>
-void gather(Warp& w, const uint32_t* regs, const uint32_t* map, uint32_t per_lane, Matrix& m) {
-  for (uint32_t lane = 32; lane-- > 0;) {
-    for (uint32_t j = 0; j < per_lane; ++j)
-      m[map[lane * per_lane + j]] = fragment_element<E>(w, regs, lane, j);
+// A source entry (see sources()): the register-file offset of the register holding the element
+// in the high bits, the element's bit position / 8 in the low two.
+inline uint64_t source_bits(const uint64_t* regs, uint32_t entry) {
+  return regs[entry >> 2] >> ((entry & 3u) * 8);
+}
+
+template <Elem E, class T>
+void gather_floats(const uint64_t* regs, const uint32_t* src, uint32_t count, T* out) {
+  if constexpr (E == Elem::F16) {
+    // Fetch the bits, then decode 4 at a time in vector code (every f16 operand here has a
+    // multiple of 4 elements): f16 multiplies decode 512 elements each.
+    uint16_t bits[kMaxMatrixElems];
+    for (uint32_t i = 0; i < count; ++i) bits[i] = static_cast<uint16_t>(source_bits(regs, src[i]));
+    uint32_t i = 0;
+    for (; i + 4 <= count; i += 4) f16_to_float4(bits + i, out + i);
+    for (; i < count; ++i) out[i] = f16_to_float(bits[i]);
+    return;
   }
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t bits = source_bits(regs, src[i]);
+    if constexpr (E == Elem::F64)
+      out[i] = std::bit_cast<double>(bits);
+    else
+      out[i] = to_float<E>(bits);
+  }
+}
+
+template <Elem E>
+void gather_ints(const uint64_t* regs, const uint32_t* src, uint32_t count, int64_t* out) {
+  for (uint32_t i = 0; i < count; ++i) out[i] = to_int<E>(source_bits(regs, src[i]));
 }
 
 template <Elem E>
@@ -31,12 +54,15 @@ void scatter(Warp& w, const uint32_t* regs, uint32_t nregs, const uint32_t* map,
   constexpr uint32_t bits = elem_bits(E);
   constexpr uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   const uint32_t per_lane = nregs * k;
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    for (uint32_t r = 0; r < nregs; ++r) {
+  // Register by register: the register file is slot-major, so the 32 lanes of a register are
+  // contiguous.
+  for (uint32_t r = 0; r < nregs; ++r) {
+    uint64_t* out = w.r(regs[r]);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
       uint64_t v = 0;
       for (uint32_t s = 0; s < k; ++s)
         v |= (m[map[lane * per_lane + r * k + s]] & mask) << (s * bits);
-      w.r(regs[r])[lane] = v;
+      out[lane] = v;
     }
   }
 }
@@ -49,76 +75,141 @@ uint64_t encode_float(float acc, bool satfinite) {
   return std::bit_cast<uint32_t>(acc);
 }
 
-// acc + sum over k of x[k] * y[k], one rounding per step as fma gives: the inner loop of the
-// tensor-core multiplies. Built twice, for CPUs with FMA instructions and for the baseline (whose
+// acc[i][j] += sum over k of a[i][k] * b[k][j] (row-major M x K, K x N, M x N), one rounding
+// per step in k order: the inner loop of the tensor-core multiplies. Each output element sees
+// exactly the sequence acc = step(a[i][k], b[k][j], acc) for k = 0..K-1, but the loop runs over
+// a row of outputs at once so the compiler keeps N independent sums in vector registers (a
+// dot product per element is one long dependent chain of adds).
+// kFused: step is fma, built twice, for CPUs with FMA instructions and for the baseline (whose
 // fma is a library call); the loader picks one (GCC function multiversioning). fma is exactly
 // rounded either way, so results do not depend on the CPU.
+// Not fused: step is acc + a * b, for f16 x f16 products, which need at most 22 significant bits
+// and stay inside float's normal range, so they are exact in float and the add is the only
+// rounding, as with fma. Built for AVX (8 floats a vector) and the baseline; neither has FMA,
+// so the compiler cannot contract the two into one and change a NaN's payload.
 // ThreadSanitizer's runtime is not up yet when the loader runs the clones' resolver, which it
 // instruments: that build keeps the baseline version alone.
 #if defined(__SANITIZE_THREAD__)
 #define LOCKSTEP_FMA_CLONES
+#define LOCKSTEP_AVX_CLONES
 #else
 #define LOCKSTEP_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#define LOCKSTEP_AVX_CLONES __attribute__((target_clones("avx", "default")))
 #endif
 
-template <class T>
-LOCKSTEP_FMA_CLONES T fused_dot(const T* x, const T* y, uint32_t n, T acc) {
-  for (uint32_t k = 0; k < n; ++k) {
-    if constexpr (std::is_same_v<T, float>) acc = __builtin_fmaf(x[k], y[k], acc);
-    else acc = __builtin_fma(x[k], y[k], acc);
+// The helpers below are always inlined so that each clone compiles them for its own target.
+template <uint32_t N, bool kFused, class T>
+[[gnu::always_inline]] inline void accumulate_rows(const T* a, const T* b, T* acc, uint32_t M,
+                                                   uint32_t K) {
+  for (uint32_t i = 0; i < M; ++i) {
+    T row[N];
+    for (uint32_t j = 0; j < N; ++j) row[j] = acc[i * N + j];
+    for (uint32_t k = 0; k < K; ++k) {
+      const T x = a[i * K + k];
+      const T* y = b + k * N;
+      for (uint32_t j = 0; j < N; ++j) {
+        if constexpr (!kFused)
+          row[j] = row[j] + x * y[j];
+        else if constexpr (std::is_same_v<T, float>)
+          row[j] = __builtin_fmaf(x, y[j], row[j]);
+        else
+          row[j] = __builtin_fma(x, y[j], row[j]);
+      }
+    }
+    for (uint32_t j = 0; j < N; ++j) acc[i * N + j] = row[j];
   }
-  return acc;
 }
 
-// f16 x f16 products need at most 22 significant bits and stay inside float's normal range, so
-// they are exact in float: acc + x * y rounds once, as fma does, and needs no FMA instruction.
-float exact_product_dot(const float* x, const float* y, uint32_t n, float acc) {
-  for (uint32_t k = 0; k < n; ++k) acc += x[k] * y[k];
-  return acc;
+// Any other N (none of the shapes here has one): the same steps, one element at a time.
+template <bool kFused, class T>
+[[gnu::always_inline]] inline void accumulate_any(const T* a, const T* b, T* acc, uint32_t M,
+                                                  uint32_t N, uint32_t K) {
+  for (uint32_t i = 0; i < M; ++i)
+    for (uint32_t j = 0; j < N; ++j) {
+      T sum = acc[i * N + j];
+      for (uint32_t k = 0; k < K; ++k) {
+        if constexpr (!kFused)
+          sum = sum + a[i * K + k] * b[k * N + j];
+        else if constexpr (std::is_same_v<T, float>)
+          sum = __builtin_fmaf(a[i * K + k], b[k * N + j], sum);
+        else
+          sum = __builtin_fma(a[i * K + k], b[k * N + j], sum);
+      }
+      acc[i * N + j] = sum;
+    }
 }
+
+template <bool kFused, class T>
+[[gnu::always_inline]] inline void accumulate(const T* a, const T* b, T* acc, uint32_t M,
+                                              uint32_t N, uint32_t K) {
+  switch (N) {
+    case 8:
+      return accumulate_rows<8, kFused>(a, b, acc, M, K);
+    case 16:
+      return accumulate_rows<16, kFused>(a, b, acc, M, K);
+    case 32:
+      return accumulate_rows<32, kFused>(a, b, acc, M, K);
+    default:
+      return accumulate_any<kFused>(a, b, acc, M, N, K);
+  }
+}
+
+template <class T>
+LOCKSTEP_FMA_CLONES void fused_accumulate(const T* a, const T* b, T* acc, uint32_t M, uint32_t N,
+                                          uint32_t K) {
+  accumulate<true>(a, b, acc, M, N, K);
+}
+
+LOCKSTEP_AVX_CLONES void exact_product_accumulate(const float* a, const float* b, float* acc,
+                                                  uint32_t M, uint32_t N, uint32_t K) {
+  accumulate<false>(a, b, acc, M, N, K);
+}
+
+// The operand sources of a multiply in its ExecInst table (bind_multiply).
+struct Sources {
+  const uint32_t *a, *b, *c;
+};
 
 template <Elem A, Elem B, Elem C, Elem D>
-void multiply(const Matrix& a, const Matrix& b, const Matrix& c, Matrix& d, const MmaDesc& s) {
+void multiply(const uint64_t* regs, const Sources& src, Matrix& d, const MmaDesc& s) {
   const uint32_t M = s.m, N = s.n, K = s.k;
   if constexpr (A == Elem::F64) {
-    std::array<double, kMaxMatrixElems> fa, fb_t;
-    for (uint32_t i = 0; i < M * K; ++i) fa[i] = std::bit_cast<double>(a[i]);
-    for (uint32_t k = 0; k < K; ++k)
-      for (uint32_t j = 0; j < N; ++j) fb_t[j * K + k] = std::bit_cast<double>(b[k * N + j]);
-    for (uint32_t i = 0; i < M; ++i)
-      for (uint32_t j = 0; j < N; ++j)
-        d[i * N + j] = std::bit_cast<uint64_t>(
-            fused_dot<double>(fa.data() + i * K, fb_t.data() + j * K, K, std::bit_cast<double>(c[i * N + j])));
+    alignas(32) std::array<double, kMaxMatrixElems> fa, fb, acc;
+    gather_floats<A>(regs, src.a, M * K, fa.data());
+    gather_floats<B>(regs, src.b, K * N, fb.data());
+    gather_floats<C>(regs, src.c, M * N, acc.data());
+    fused_accumulate<double>(fa.data(), fb.data(), acc.data(), M, N, K);
+    for (uint32_t i = 0; i < M * N; ++i) d[i] = std::bit_cast<uint64_t>(acc[i]);
   } else if constexpr (is_int(A)) {
+    std::array<int64_t, kMaxMatrixElems> ia, ib, acc;
+    gather_ints<A>(regs, src.a, M * K, ia.data());
+    gather_ints<B>(regs, src.b, K * N, ib.data());
+    gather_ints<C>(regs, src.c, M * N, acc.data());
     for (uint32_t i = 0; i < M; ++i) {
-      for (uint32_t j = 0; j < N; ++j) {
-        const uint32_t out = i * N + j;
-        int64_t acc = to_int<C>(c[out]);
-        for (uint32_t k = 0; k < K; ++k) acc += to_int<A>(a[i * K + k]) * to_int<B>(b[k * N + j]);
-        if (s.satfinite) {
-          if (acc > std::numeric_limits<int32_t>::max()) acc = std::numeric_limits<int32_t>::max();
-          if (acc < std::numeric_limits<int32_t>::min()) acc = std::numeric_limits<int32_t>::min();
-        }
-        d[out] = static_cast<uint32_t>(static_cast<uint64_t>(acc));
+      for (uint32_t k = 0; k < K; ++k) {
+        const int64_t x = ia[i * K + k];
+        for (uint32_t j = 0; j < N; ++j) acc[i * N + j] += x * ib[k * N + j];
       }
+    }
+    for (uint32_t out = 0; out < M * N; ++out) {
+      int64_t v = acc[out];
+      if (s.satfinite) {
+        if (v > std::numeric_limits<int32_t>::max()) v = std::numeric_limits<int32_t>::max();
+        if (v < std::numeric_limits<int32_t>::min()) v = std::numeric_limits<int32_t>::min();
+      }
+      d[out] = static_cast<uint32_t>(static_cast<uint64_t>(v));
     }
   } else {
-    // Each element is decoded once (not once per product), B transposed so that both
-    // operands of the inner loop are contiguous.
-    std::array<float, kMaxMatrixElems> fa, fb_t;
-    for (uint32_t i = 0; i < M * K; ++i) fa[i] = to_float<A>(a[i]);
-    for (uint32_t k = 0; k < K; ++k)
-      for (uint32_t j = 0; j < N; ++j) fb_t[j * K + k] = to_float<B>(b[k * N + j]);
-    for (uint32_t i = 0; i < M; ++i) {
-      const float* row = fa.data() + i * K;
-      for (uint32_t j = 0; j < N; ++j) {
-        const uint32_t out = i * N + j;
-        const float* col = fb_t.data() + j * K;
-        const float acc = A == Elem::F16 && B == Elem::F16 ? exact_product_dot(row, col, K, to_float<C>(c[out]))
-                                                           : fused_dot<float>(row, col, K, to_float<C>(c[out]));
-        d[out] = encode_float<D>(acc, s.satfinite != 0);
-      }
-    }
+    // Each element is decoded once (not once per product).
+    alignas(32) std::array<float, kMaxMatrixElems> fa, fb, acc;
+    gather_floats<A>(regs, src.a, M * K, fa.data());
+    gather_floats<B>(regs, src.b, K * N, fb.data());
+    gather_floats<C>(regs, src.c, M * N, acc.data());
+    if constexpr (A == Elem::F16 && B == Elem::F16)
+      exact_product_accumulate(fa.data(), fb.data(), acc.data(), M, N, K);
+    else
+      fused_accumulate<float>(fa.data(), fb.data(), acc.data(), M, N, K);
+    for (uint32_t i = 0; i < M * N; ++i) d[i] = encode_float<D>(acc[i], s.satfinite != 0);
   }
 }
 
@@ -126,23 +217,41 @@ template <Elem A, Elem B, Elem C, Elem D>
 void mma_h(const ExecInst& in, Warp& w) {
   require_whole_warp(w, in.aux2 ? "wmma.mma" : "mma");
   const MmaDesc s = std::bit_cast<MmaDesc>(in.aux);
-  const std::vector<uint32_t>& t = operand_table(in, w);
-  const uint32_t* d_regs = t.data();
-  const uint32_t* a_regs = d_regs + s.regs_d;
-  const uint32_t* b_regs = a_regs + s.regs_a;
-  const uint32_t* c_regs = b_regs + s.regs_b;
-  const uint32_t* map_a = c_regs + s.regs_c;
-  const uint32_t per_a = s.regs_a * per_reg(A);
-  const uint32_t per_b = s.regs_b * per_reg(B);
-  const uint32_t per_c = s.regs_c * per_reg(C);
-  const uint32_t* map_b = map_a + 32 * per_a;
-  const uint32_t* map_c = map_b + 32 * per_b;
-  Matrix a{}, b{}, c{}, d{};
-  gather<A>(w, a_regs, map_a, per_a, a);
-  gather<B>(w, b_regs, map_b, per_b, b);
-  gather<C>(w, c_regs, map_c, per_c, c);
-  multiply<A, B, C, D>(a, b, c, d, s);
-  scatter<D>(w, d_regs, s.regs_d, map_c, d);
+  const uint32_t* d_regs = operand_table(in, w).data();
+  const uint32_t* map_d = d_regs + s.regs_d;
+  const uint32_t per_d = s.regs_d * per_reg(D);
+  Sources src;
+  src.a = map_d + 32 * per_d;
+  src.b = src.a + uint32_t{s.m} * s.k;
+  src.c = src.b + uint32_t{s.k} * s.n;
+  Matrix d;
+  multiply<A, B, C, D>(w.regs, src, d, s);
+  scatter<D>(w, d_regs, s.regs_d, map_d, d);
+}
+
+// Where each element (row-major) of an operand matrix is read from: for every element, the
+// lowest lane holding a copy of it (several lanes hold copies in wmma's f16 multiplicands, and
+// a program may have changed one copy) and that lane's register and bit position, as one
+// entry (register-file offset slot * 32 + lane, shifted left by 2) | (bit position / 8). The
+// tensor handlers run only in 32-lane warps, so the offset is fixed at bind time. An element no
+// lane holds (no layout here leaves one out) reads the constant 0.
+std::vector<uint32_t> sources(const std::vector<uint32_t>& slots, const FragmentMap& map,
+                              uint32_t elems, BindContext& ctx) {
+  const uint32_t per_lane = static_cast<uint32_t>(map.size() / 32);
+  const uint32_t per_reg = per_lane / static_cast<uint32_t>(slots.size());
+  const uint32_t bits = per_reg == 1 ? 0 : 32 / per_reg;
+  constexpr uint32_t kNone = ~0u;
+  std::vector<uint32_t> src(elems, kNone);
+  auto entry = [&](uint32_t slot, uint32_t lane, uint32_t shift) {
+    if (slot >= (1u << 25)) throw std::length_error("tensor multiply: register slot out of range");
+    return ((slot * 32 + lane) << 2) | (shift / 8);
+  };
+  for (uint32_t lane = 32; lane-- > 0;)
+    for (uint32_t j = 0; j < per_lane; ++j)
+      src[map[lane * per_lane + j]] = entry(slots[j / per_reg], lane, (j % per_reg) * bits);
+  for (uint32_t& e : src)
+    if (e == kNone) e = entry(ctx.constant(0), 0, 0);
+  return src;
 }
 
 }  // namespace
@@ -177,9 +286,11 @@ ExecInst bind_multiply(const ir::Instruction& inst, BindContext& ctx, Handler fn
                        const std::vector<uint32_t>& c, const FragmentMap& map_a,
                        const FragmentMap& map_b, const FragmentMap& map_c, bool is_wmma) {
   ExecInst e = make_exec(inst, fn);
-  std::vector<uint32_t> table;
-  for (const auto* part : {&d, &a, &b, &c, &map_a, &map_b, &map_c})
-    table.insert(table.end(), part->begin(), part->end());
+  std::vector<uint32_t> table = d;
+  const uint32_t m = desc.m, n = desc.n, k = desc.k;
+  for (const auto& part : {map_c, sources(a, map_a, m * k, ctx), sources(b, map_b, k * n, ctx),
+                           sources(c, map_c, m * n, ctx)})
+    table.insert(table.end(), part.begin(), part.end());
   e.table = ctx.table(std::move(table));
   e.aux = std::bit_cast<uint64_t>(desc);
   e.aux2 = is_wmma ? 1 : 0;

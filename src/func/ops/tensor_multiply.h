@@ -42,7 +42,8 @@ using FragmentMap = std::vector<uint32_t>;
 // The handler for a type combination, or nullptr when it is not one the ISA defines here.
 Handler mma_handler(Elem a, Elem b, Elem c, Elem d);
 
-// Builds the ExecInst of a multiply: table = d, a, b, c slots then the maps of A, B and C/D.
+// Builds the ExecInst of a multiply: table = the d slots, the map of C/D (for writing D), then
+// where each element of A, B and C is read from (tensor_multiply.cpp, sources()).
 // `name` is used in run-time faults ("wmma.mma", "mma").
 ExecInst bind_multiply(const ir::Instruction& inst, BindContext& ctx, Handler fn,
                        const MmaDesc& desc, const std::vector<uint32_t>& d,

@@ -30,17 +30,6 @@ const char* elem_name(Elem e) {
   return "?";
 }
 
-float f16_to_float(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1fu;
-  const uint32_t man = h & 0x3ffu;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));
-  if (exp != 0) return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
-  // Zero or subnormal: man * 2^-24, exact in float.
-  const float mag = std::ldexp(static_cast<float>(man), -24);
-  return sign ? -mag : mag;
-}
-
 uint16_t float_to_f16(float f) {
   const uint32_t bits = std::bit_cast<uint32_t>(f);
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);

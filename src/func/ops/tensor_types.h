@@ -5,6 +5,7 @@
 // high" order); f64 elements fill a whole 64-bit slot.
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -31,8 +32,50 @@ constexpr bool is_int(Elem e) { return e == Elem::S8 || e == Elem::U8 || e == El
 
 // IEEE binary16 <-> binary32. float_to_f16 rounds to nearest even, overflows to infinity and
 // keeps NaNs quiet (payload truncated, never turned into infinity).
-float f16_to_float(uint16_t h);
 uint16_t float_to_f16(float f);
+
+// Exact, for every one of the 65536 inputs (tests/func/tensor_types_test.cpp): a NaN keeps its
+// payload and stays signaling if it was. Inline and without library calls because the f16
+// multiplies decode 512 elements each. The exponent and mantissa move into place as a block
+// (rebiased by 127 - 15); a subnormal or zero h is its mantissa m times 2^-24, m and the product
+// both exact normal floats (or +0), so no rounding mode or flush-to-zero setting can touch it.
+inline float f16_to_float(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t mag = static_cast<uint32_t>(h & 0x7fffu) << 13;
+  const uint32_t exp = mag & 0x0f800000u;
+  // All three candidates, then a choice by masks, not branches: zeros are common in real data
+  // and a mispredicted branch per element would cost more than the work.
+  const uint32_t normal = mag + (112u << 23);
+  const uint32_t special = mag + (224u << 23);  // infinity or NaN: exponent all ones
+  const uint32_t small =
+      std::bit_cast<uint32_t>(static_cast<float>(static_cast<int32_t>(mag >> 13)) * 0x1p-24f);
+  const uint32_t is_small = 0u - static_cast<uint32_t>(exp == 0);
+  const uint32_t is_special = 0u - static_cast<uint32_t>(exp == 0x0f800000u);
+  const uint32_t large = (special & is_special) | (normal & ~is_special);
+  return std::bit_cast<float>(((small & is_small) | (large & ~is_small)) | sign);
+}
+
+// f16_to_float of 4 halves at once, in GCC/Clang vector types so that it compiles to vector
+// instructions (the f16 multiplies decode 512 elements each): the same steps, lane by lane, so
+// the same bits (tests/func/tensor_types_test.cpp checks all 65536 inputs through it).
+inline void f16_to_float4(const uint16_t* in, float* out) {
+  using U4 = uint32_t __attribute__((vector_size(16)));
+  using I4 = int32_t __attribute__((vector_size(16)));
+  using F4 = float __attribute__((vector_size(16)));
+  const U4 h = {in[0], in[1], in[2], in[3]};
+  const U4 sign = (h & 0x8000u) << 16;
+  const U4 mag = (h & 0x7fffu) << 13;
+  const U4 exp = mag & 0x0f800000u;
+  const U4 normal = mag + (112u << 23);
+  const U4 special = mag + (224u << 23);
+  const F4 small_f = __builtin_convertvector(std::bit_cast<I4>(mag >> 13), F4) * 0x1p-24f;
+  const U4 small = std::bit_cast<U4>(small_f);
+  const U4 is_small = std::bit_cast<U4>(exp == 0u);
+  const U4 is_special = std::bit_cast<U4>(exp == 0x0f800000u);
+  const U4 large = (special & is_special) | (normal & ~is_special);
+  const U4 bits = ((small & is_small) | (large & ~is_small)) | sign;
+  std::memcpy(out, &bits, sizeof bits);
+}
 
 // A multiplicand or accumulator element as the multiply sees it. tf32 operands use only the
 // upper 19 bits of their f32 container (the low 13 mantissa bits are ignored, as tensor cores

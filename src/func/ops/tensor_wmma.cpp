@@ -16,6 +16,7 @@
 // by load/store), so wmma.mma's .alayout/.blayout need no work. Element-wise code that
 // treats fragments as opaque arrays (what CUDA guarantees) runs as on hardware.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
@@ -132,11 +133,26 @@ static_assert(sizeof(FragDesc) == 8);
 // Moves `run` consecutive elements of kBytes each between memory at `p` and a lane's fragment
 // registers (`value`), starting at fragment element j. Registers are 32 bits wide but for f64.
 template <uint32_t kBytes, bool kStore>
-void move_elements(uint8_t* p, uint32_t run, uint32_t j, uint64_t* value) {
+[[gnu::always_inline]] inline void move_elements(uint8_t* p, uint32_t run, uint32_t j,
+                                                 uint64_t* value) {
   using T = std::conditional_t<kBytes == 1, uint8_t,
                                std::conditional_t<kBytes == 2, uint16_t,
                                                   std::conditional_t<kBytes == 4, uint32_t, uint64_t>>>;
   constexpr uint32_t kPerReg = kBytes == 8 ? 1 : 4 / kBytes;
+  if constexpr (kPerReg > 1 && std::endian::native == std::endian::little) {
+    // Whole registers: a register's elements sit low to high as they do in memory, so it is
+    // one 32-bit word (f16 and bf16 rows move 8 or 16 bytes per register this way).
+    for (; run >= kPerReg && j % kPerReg == 0; run -= kPerReg, j += kPerReg, p += 4) {
+      if constexpr (kStore) {
+        const uint32_t v = static_cast<uint32_t>(value[j / kPerReg]);
+        std::memcpy(p, &v, 4);
+      } else {
+        uint32_t v;
+        std::memcpy(&v, p, 4);
+        value[j / kPerReg] = v;
+      }
+    }
+  }
   for (uint32_t e = 0; e < run; ++e, ++j, p += kBytes) {
     const uint32_t reg = j / kPerReg, shift = (j % kPerReg) * kBytes * 8;
     if constexpr (kStore) {
@@ -168,15 +184,21 @@ void wmma_access_h(const ExecInst& in, Warp& w) {
   // f16 multiplicand fragments hold each element twice: lane l + copy_lanes holds what lane l
   // does, and loads it from the same bytes when its address is the same (as wmma requires).
   const uint32_t copy_lanes = 32 * per_lane > total && total % per_lane == 0 ? total / per_lane : 32;
+  // The fragment of every lane, register by register: the register file is slot-major, so a
+  // register's 32 lanes are one contiguous row, read or written in one pass.
+  uint64_t frag[8][32];
+  if constexpr (kStore) {
+    for (uint32_t r = 0; r < f.regs; ++r) std::memcpy(frag[r], w.r(regs[r]), sizeof frag[r]);
+  }
   for (uint32_t lane = 0; lane < 32; ++lane) {
     const uint64_t base = bases[lane], stride = strides[lane];
     if (!kStore && lane >= copy_lanes && base == bases[lane - copy_lanes] && stride == strides[lane - copy_lanes]) {
-      for (uint32_t r = 0; r < f.regs; ++r) w.r(regs[r])[lane] = w.r(regs[r])[lane - copy_lanes];
+      for (uint32_t r = 0; r < f.regs; ++r) frag[r][lane] = frag[r][lane - copy_lanes];
       continue;
     }
     uint64_t value[8] = {};
     if constexpr (kStore) {
-      for (uint32_t r = 0; r < f.regs; ++r) value[r] = w.r(regs[r])[lane];
+      for (uint32_t r = 0; r < f.regs; ++r) value[r] = frag[r][lane];
     }
     for (uint32_t j = 0; j < per_lane;) {
       const uint32_t idx = (lane * per_lane + j) % total;
@@ -200,8 +222,12 @@ void wmma_access_h(const ExecInst& in, Warp& w) {
       j += run;
     }
     if constexpr (!kStore) {
-      for (uint32_t r = 0; r < f.regs; ++r) w.r(regs[r])[lane] = value[r];
+      for (uint32_t r = 0; r < f.regs; ++r) frag[r][lane] = value[r];
     }
+  }
+  // A load writes the registers only once every lane's access has succeeded.
+  if constexpr (!kStore) {
+    for (uint32_t r = 0; r < f.regs; ++r) std::memcpy(w.r(regs[r]), frag[r], sizeof frag[r]);
   }
 }
 
