@@ -4,12 +4,14 @@
 // owns the warp's PC and active mask (Warp::pc, Warp::active) and the cached reconvergence
 // PC (Warp::reconverge_at) that the engine compares against after every instruction.
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "func/divergence/divergence_counters.h"
 #include "func/lanes.h"
 #include "ir/program.h"
+#include "policy/policy_registry.h"
 
 namespace lockstep::func {
 
@@ -73,6 +75,13 @@ struct DivergenceOptions {
   // other threads of the warp wait (ready or blocked).
   uint32_t yield_after = 64;
 };
+
+using DivergenceUnitFactory = std::unique_ptr<DivergenceUnit> (*)(const DivergenceOptions& options);
+using DivergenceUnitInfo = policy::Entry<DivergenceUnitFactory>;
+
+// The registered units, in the order error messages list them (an immutable table,
+// divergence_units.cpp; shape: policy/policy_registry.h).
+std::span<const DivergenceUnitInfo> divergence_units();
 
 // The names make_divergence_unit knows, in the order error messages list them.
 const std::vector<std::string>& divergence_unit_names();
