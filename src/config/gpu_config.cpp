@@ -214,6 +214,7 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   sm.issue_width = u32(v, "sm.issue_width");
   sm.divergence = v.get_string("sm.divergence");
   sm.yield_after = u32(v, "sm.yield_after");
+  sm.large_warp_size = u32(v, "sm.large_warp_size");
   check_consistency(sm);
 
   g.pipeline.integer = unit(v, "int");

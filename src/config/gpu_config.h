@@ -55,8 +55,9 @@ struct GpuConfig {
     uint32_t max_threads_per_block = 0;
     uint32_t schedulers = 0;
     uint32_t issue_width = 0;
-    std::string divergence;    // sm.divergence: ipdom-stack, branch-barrier, dwf, tbc (func/divergence)
+    std::string divergence;    // sm.divergence: func::divergence_unit_names() (func/divergence)
     uint32_t yield_after = 0;  // sm.yield_after: backward branches before a group yields
+    uint32_t large_warp_size = 0;  // sm.large_warp_size: warps per large warp (large-warp)
     uint64_t shared_bytes() const { return uint64_t(shared_kib) * 1024; }
     uint64_t shared_per_block_bytes() const { return uint64_t(shared_per_block_kib) * 1024; }
     uint64_t shared_per_block_optin_bytes() const { return uint64_t(shared_per_block_optin_kib) * 1024; }

@@ -50,12 +50,15 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("sm.schedulers", 1, 64, "warp schedulers per SM (each owns a register-file partition)"));
   s.push_back(integer("sm.issue_width", 1, 8, "instructions each scheduler may issue per cycle"));
   // The policy kinds' keys: the registered names, then the parameters the policies declare
-  // (sm.yield_after, timing.fetch_group_size, timing.rid_entries) in their own files.
+  // (sm.yield_after, sm.large_warp_size, timing.fetch_group_size, timing.rid_entries) in their own files.
   add_policy_kind(s, "sm.divergence", func::divergence_units(),
                   "divergent control flow: the IPDOM SIMT stack, branch barriers with yield "
-                  "(independent thread scheduling, cc 7.0 and later), or warps formed across a "
-                  "block's warps (functional mode only): dwf, dynamic warp formation by PC, or "
-                  "tbc, thread block compaction");
+                  "(independent thread scheduling, cc 7.0 and later), thread frontiers (lowest PC "
+                  "first, early reconvergence), or (functional mode only) warps formed across a "
+                  "block's warps: dwf, dynamic warp formation by PC, tbc, thread block "
+                  "compaction, large-warp, large warps of sm.large_warp_size warps; or two paths "
+                  "issued together: sbi, an if/else's paths within a warp, swi, sbi that also "
+                  "fills idle lanes with another warp's path");
 
   add_unit(s, "pipeline.int.latency", "pipeline.int.initiation_interval", "pipeline.int.lanes");
   add_unit(s, "pipeline.fp32.latency", "pipeline.fp32.initiation_interval", "pipeline.fp32.lanes");

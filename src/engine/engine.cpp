@@ -114,6 +114,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.timing && !options.timing->sm.divergence.empty()) {
     options.divergence = options.timing->sm.divergence;
     options.yield_after = options.timing->sm.yield_after;
+    options.large_warp_size = options.timing->sm.large_warp_size;
   }
   if (options.timing) options.watchdog = options.timing->run;
   const std::vector<std::string>& units = func::divergence_unit_names();
@@ -124,6 +125,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
                                             options.divergence, known));
   }
   if (options.yield_after == 0) throw std::invalid_argument("sm.yield_after must be at least 1");
+  if (options.large_warp_size == 0) throw std::invalid_argument("sm.large_warp_size must be at least 1");
   // The timing SM issues per warp slot and does not form warps across them: refuse rather
   // than run a block-level unit as something else.
   if (options.timing && func::is_block_level_unit(options.divergence))
@@ -501,7 +503,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   func::RunOptions run_options;
   run_options.warp_size = options.warp_size;
   run_options.time_slice = options.time_slice;
-  run_options.divergence = {options.divergence, options.yield_after};
+  run_options.divergence = {options.divergence, options.yield_after, options.large_warp_size};
   run_options.envreg = launch_options.envreg;
   func::TraceHook hook;
   if (trace) {

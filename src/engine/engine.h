@@ -61,10 +61,13 @@ struct EngineOptions {
   // sm.divergence: how a warp runs divergent control flow, in both modes (timing mode takes
   // it, and yield_after, from `timing` when that sets them) ("branch-barrier":
   // independent thread scheduling, as on cc 7.0 and later; "ipdom-stack": the SIMT stack;
-  // "dwf", "tbc": warps formed across a block's warps, functional mode only).
+  // "thread-frontier": lowest PC first, reconvergence at thread frontiers; "dwf", "tbc",
+  // "large-warp", "sbi", "swi": block-level units, functional mode only).
   std::string divergence = "branch-barrier";
   // sm.yield_after: backward branches in a row before a branch-barrier thread group yields.
   uint32_t yield_after = 64;
+  // sm.large_warp_size: warps per large warp under "large-warp" (timing mode refuses the unit).
+  uint32_t large_warp_size = 4;
   // run.watchdog_*: when a launch that finishes no block is reported as a deadlock (timing
   // mode takes them from `timing`, as it takes sm.divergence).
   config::GpuConfig::Run watchdog;
@@ -81,9 +84,9 @@ struct TraceEvent {
   // Timing mode: the cycle the instruction issued in. Functional mode: the warp's instruction
   // count before it (what %clock reads there).
   uint64_t cycle = 0;
-  // sm.divergence = dwf or tbc: the formed warp these lanes issued in, numbered from 1 per block
-  // in issue order; the events of one formed warp (one per home warp with threads in it) share
-  // it and come one after another. 0: the warp issued alone (the per-warp units).
+  // Block-level units (dwf ... swi): the formed warp these lanes issued in, numbered from 1 per
+  // block in issue order; the events of one formed warp (one per home warp with threads in it;
+  // sbi, swi: then the secondary path's) share it, one after another. 0: the per-warp units.
   uint64_t formed_warp = 0;
 };
 

@@ -22,7 +22,9 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
       forms_warps_(is_block_level_unit(options_.divergence.name)),
       scheduler_(kFormationPatience) {
   if (forms_warps_) formation_rule_ = formation_rule_of(options_.divergence.name);
-  if (forms_warps_ && formation_rule_ == FormationRule::Compaction) block_stack_ = std::make_unique<BlockStack>();
+  stacked_ = forms_warps_ && formation_rule_ == FormationRule::Compaction;
+  co_issues_ = options_.divergence.name == "sbi" || options_.divergence.name == "swi";
+  interweaves_warps_ = options_.divergence.name == "swi";
   if (options_.park_launch_effects && options_.park_footprints) {
     store_bytes_.resize(kernel.code.size());
     for (size_t pc = 0; pc < store_bytes_.size(); ++pc) store_bytes_[pc] = memory::plain_store_bytes(kernel.code[pc].fn);
@@ -42,15 +44,26 @@ void CtaRunner::start(CtaState& cta) {
   const uint32_t width = options_.warp_size;
   const uint32_t threads = launch_.block[0] * launch_.block[1] * launch_.block[2];
   const uint32_t nwarps = (threads + width - 1) / width;
+  // tbc: one stack for the block; large-warp: one per large warp (the last may be short); sbi:
+  // one per warp (as swi).
+  const std::string& unit = options_.divergence.name;
+  stack_group_ = unit == "large-warp"             ? std::max(options_.divergence.large_warp_size, 1u)
+                 : unit == "sbi" || unit == "swi" ? 1
+                                                  : nwarps;
   if (warps_.size() != nwarps) {
     warps_.assign(nwarps, Warp{});
     registers_.assign(nwarps, {});
     predicates_.assign(nwarps, {});
     warp_parked_.assign(nwarps, 0);
     divergence_.clear();
+    block_stacks_.clear();
+    if (stacked_) {
+      for (uint32_t first = 0; first < nwarps; first += stack_group_)
+        block_stacks_.push_back(std::make_unique<BlockStack>());
+    }
     for (uint32_t i = 0; i < nwarps; ++i)
-      divergence_.push_back(block_stack_ ? make_block_stack_view(*block_stack_, i)
-                                         : make_divergence_unit(options_.divergence));
+      divergence_.push_back(stacked_ ? make_block_stack_view(*block_stacks_[i / stack_group_], i)
+                                     : make_divergence_unit(options_.divergence));
   }
   parked_.clear();  // a launch stopped by a fault may have left some
   scheduler_.reset(nwarps);
@@ -85,11 +98,13 @@ void CtaRunner::start(CtaState& cta) {
     w.divergence->reset(w, w.live, entry.entry);
     init_registers(w, cta, threads);
   }
-  if (block_stack_) {
-    std::vector<LaneMask> live(nwarps);
-    for (uint32_t i = 0; i < nwarps; ++i) live[i] = warps_[i].live;
-    block_stack_->reset(live, entry.entry);
-    block_stack_->sync(warps_);
+  next_stack_ = 0;
+  for (size_t s = 0; s < block_stacks_.size(); ++s) {
+    const uint32_t first = static_cast<uint32_t>(s) * stack_group_;
+    std::vector<LaneMask> live;
+    for (uint32_t i = first; i < std::min(nwarps, first + stack_group_); ++i) live.push_back(warps_[i].live);
+    block_stacks_[s]->reset(live, entry.entry, first);
+    block_stacks_[s]->sync(warps_);
   }
 }
 

@@ -139,6 +139,17 @@ class CtaRunner {
   // turn() under a block-level unit (cta_formed_turn.cpp): up to a time slice of formed-warp
   // issues, chosen across the block's warps.
   TurnResult formed_turn(CtaState& cta, RunCounters& counters);
+  // sbi, swi (cta_co_issue.cpp): issues the sibling path of `stack`'s top at `pc` beside the top's
+  // issue (the caller checked fig 3-19 (d)'s rules: not a control, turn-ending or parking one).
+  void co_issue_sibling(CtaState& cta, BlockStack& stack, ir::Pc pc, RunCounters& counters);
+  // swi (cta_co_issue.cpp): issues another warp's top path beside `primary`'s issue, when one
+  // qualifies (its warp and PC in `warp` and `pc` while it runs); false when none does.
+  bool co_issue_other_warp(CtaState& cta, const BlockStack& primary, uint32_t& warp, ir::Pc& pc,
+                           RunCounters& counters);
+  // Counts and traces a secondary issue of `w` (pc and active: the issued path) beside a primary
+  // issue on `primary` lanes; returns the lanes that run it.
+  LaneMask secondary_lanes(const CtaState& cta, const ExecInst& in, const Warp& w, LaneMask primary,
+                           RunCounters& counters);
   [[noreturn]] void report_deadlock(const CtaState& cta);
 
   const BoundKernel& kernel_;
@@ -155,15 +166,21 @@ class CtaRunner {
   std::vector<std::vector<uint64_t>> registers_;
   std::vector<std::vector<LaneMask>> predicates_;
   std::vector<std::unique_ptr<DivergenceUnit>> divergence_;
-  // Block-level units (sm.divergence = dwf, tbc): the warps' units keep each home warp's
-  // threads' PCs (dwf: branch barriers; tbc: views of block_stack_); formed_turn() groups the
-  // paths of several warps at one PC into formed warps.
+  // Block-level units (sm.divergence = dwf, tbc, large-warp, sbi, swi): the warps' units keep
+  // each home warp's threads' PCs (dwf: branch barriers; the others: views of block_stacks_);
+  // formed_turn() groups the paths of several warps at one PC into formed warps.
   bool forms_warps_ = false;
   FormationRule formation_rule_ = FormationRule::InPlaceLut;
   FormationScheduler scheduler_;
   // tbc: the block-wide stack, which the warps' units are views of; it picks the PC instead of
-  // the scheduler.
-  std::unique_ptr<BlockStack> block_stack_;
+  // the scheduler. large-warp: one such stack per large warp (consecutive groups of
+  // sm.large_warp_size warps), which issue in turn; sbi: one per warp.
+  std::vector<std::unique_ptr<BlockStack>> block_stacks_;
+  bool stacked_ = false;                   // tbc or large-warp: block_stacks_ pick the PCs
+  uint32_t stack_group_ = 0;               // warps per stack (tbc: the block's; sbi: 1)
+  bool co_issues_ = false;                 // sbi, swi: co_issue_sibling() beside each top issue
+  bool interweaves_warps_ = false;         // swi: else co_issue_other_warp()
+  uint32_t next_stack_ = 0;                // the large warp whose turn it is to issue
   uint64_t formed_count_ = 0;              // formed warps issued by the block so far (trace)
   std::vector<ir::Pc> ready_pcs_;          // formed_turn() scratch, per warp
   std::vector<LaneMask> exec_;             // formed_turn() scratch, per warp

@@ -70,6 +70,7 @@ EngineOptions engine_options(const RuntimeOptions& o) {
   e.warp_size = o.warp_size;
   e.divergence = o.gpu.sm.divergence;
   e.yield_after = o.gpu.sm.yield_after;
+  e.large_warp_size = o.gpu.sm.large_warp_size;
   e.watchdog = o.gpu.run;
   if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
   e.sim_threads = o.threads;

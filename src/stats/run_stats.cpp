@@ -55,12 +55,17 @@ std::string memory_line(const sim::KernelTiming& t) {
 
 // The divergence units' line, for launches whose warps split at least once or waited at a
 // barrier of their own (a launch without divergence would only repeat zeros).
+// Formed warps appear only when a block-level unit formed some, so that the line of the
+// per-warp units reads as it always has.
 std::string divergence_line(const LaunchRecord& r) {
   const func::DivergenceCounters& d = r.divergence;
+  const std::string formed =
+      d.formed_warps == 0 ? std::string()
+                          : fmt::format("{} formed warps ({} threads), ", d.formed_warps, d.formed_threads);
   return fmt::format(
       "lockstep:   divergence: {} divergent branches, {} reconvergences, {} barrier waits, {} yields, "
-      "{:.2f} active lanes per warp instruction\n",
-      d.divergent_branches, d.reconvergences, d.barrier_waits, d.yields, r.average_active_lanes());
+      "{}{:.2f} active lanes per warp instruction\n",
+      d.divergent_branches, d.reconvergences, d.barrier_waits, d.yields, formed, r.average_active_lanes());
 }
 
 }  // namespace

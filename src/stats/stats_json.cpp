@@ -20,6 +20,8 @@ ordered_json divergence_json(const func::DivergenceCounters& d) {
   j["reconvergences"] = d.reconvergences;
   j["barrier_waits"] = d.barrier_waits;
   j["yields"] = d.yields;
+  j["formed_warps"] = d.formed_warps;
+  j["formed_threads"] = d.formed_threads;
   return j;
 }
 

@@ -49,7 +49,7 @@ TEST(Overrides, UnknownKeyListsTheKeysOfItsTable) {
             "registers, register_alloc_unit, register_alloc_granularity, max_registers_per_thread, "
             "max_registers_per_block, shared_kib, shared_per_block_kib, shared_per_block_optin_kib, "
             "shared_alloc_unit, shared_reserved_per_block, shared_carveouts_kib, max_threads_per_block, "
-            "schedulers, issue_width, divergence, yield_after)");
+            "schedulers, issue_width, divergence, yield_after, large_warp_size)");
   EXPECT_EQ(error_of({"pipeline.fp32.speed=1"}),
             "unknown configuration key 'pipeline.fp32.speed' (keys in [pipeline.fp32]: latency, "
             "initiation_interval, lanes)");

@@ -174,7 +174,7 @@ TEST(PresetInheritance, BadBasesAreNamed) {
             "max_blocks, registers, register_alloc_unit, register_alloc_granularity, max_registers_per_thread, "
             "max_registers_per_block, shared_kib, shared_per_block_kib, shared_per_block_optin_kib, "
             "shared_alloc_unit, shared_reserved_per_block, shared_carveouts_kib, max_threads_per_block, schedulers, "
-            "issue_width, divergence, yield_after)");
+            "issue_width, divergence, yield_after, large_warp_size)");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Divergence statistics (LaunchResult::divergence, func/divergence/divergence_counters.h): exact
 // counts, derived by hand from each kernel, the same in functional and timing mode and for any
-// number of host threads, under ipdom-stack and branch-barrier.
+// number of host threads, under ipdom-stack, branch-barrier and thread-frontier.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -139,7 +139,9 @@ class DivergenceStats : public ::testing::TestWithParam<Mode> {};
 // and, setp), the guarded bra with its 16 odd lanes, 2 with the 16 even lanes (mov, bra JOIN),
 // 1 with the 16 odd ones (mov) and 8 more with 32 (mov, mov, mad, mul.wide, add, st, ret and the
 // function's synthetic exit that every ret branches to): 16 warp instructions, 12 x 32 + 4 x 16
-// = 448 thread instructions per warp (28 active lanes on average).
+// = 448 thread instructions per warp (28 active lanes on average). Under thread-frontier the even
+// path runs first (lower PC), its `bra JOIN` jumps over ODD, so the odd path runs and meets it at
+// JOIN: the same counts, no barrier wait.
 TEST_P(DivergenceStats, IfElseOnLaneParity) {
   const Mode m = GetParam();
   const LaunchResult r = run_parity(m, 2, 64);
@@ -171,7 +173,9 @@ TEST_P(DivergenceStats, StraightLineCodeCountsNothing) {
 INSTANTIATE_TEST_SUITE_P(Units, DivergenceStats,
                          ::testing::Values(Mode{"ipdom-stack", false},
                                            Mode{"branch-barrier", false}, Mode{"ipdom-stack", true},
-                                           Mode{"branch-barrier", true}),
+                                           Mode{"branch-barrier", true},
+                                           Mode{"thread-frontier", false},
+                                           Mode{"thread-frontier", true}),
                          mode_name);
 
 // The intra-warp lock (data/intra_warp_lock.cu) under branch-barrier, per warp of 32 lanes:
@@ -207,7 +211,7 @@ TEST(DivergenceStatsLock, NineWarpsFunctionalAndTiming) {
 // the parity kernel's one divergent branch and reconvergence (and barrier wait under
 // branch-barrier).
 TEST(DivergenceStatsThreads, OneAndTwoHostThreadsCountTheSame) {
-  for (const std::string divergence : {"ipdom-stack", "branch-barrier"}) {
+  for (const std::string divergence : {"ipdom-stack", "branch-barrier", "thread-frontier"}) {
     for (const bool timing : {false, true}) {
       SCOPED_TRACE(divergence + (timing ? " timing" : " functional"));
       const LaunchResult one = run_parity({divergence, timing, 1}, 40, 64);

@@ -3,6 +3,7 @@
 // counter ends at the number of threads, in both modes, for one warp and for many warps and
 // blocks. Under ipdom-stack the winner waits at the loop's reconvergence point for threads that
 // can never leave the loop: the launch is reported as a deadlock with the stuck warps, never hangs.
+// Under thread-frontier the spinning losers sit at the lowest PC and starve the winner: the same.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -75,6 +76,25 @@ TEST_P(IntraWarpLock, IsReportedAsADeadlockUnderTheSimtStack) {
   EXPECT_EQ(counter, (std::vector<int>{0}));
 }
 
+// Under thread-frontier the lowest PC runs first: the losers branch back to the loop head, below
+// the winner's critical section, and spin there for ever; the winner waits in the frontier at
+// the load after the loop. Reported as a deadlock, like the stack.
+TEST_P(IntraWarpLock, IsReportedAsADeadlockUnderThreadFrontiers) {
+  const LockCase c = GetParam();
+  Engine engine(lock_options("thread-frontier", c.timing, c.yield_after));
+  std::vector<int> counter;
+  const LaunchResult r = run_lock(engine, c.grid, c.block, &counter);
+  ASSERT_TRUE(r.fault.has_value());
+  EXPECT_EQ(r.fault->kind, "deadlock");
+  const std::string& text = r.fault->message;
+  EXPECT_NE(text.find("no thread block of the launch can make progress"), std::string::npos) << text;
+  EXPECT_NE(text.find("warp 0: pc"), std::string::npos) << text;
+  // The spinning group runs; the winner (one thread) waits at the PC after the loop.
+  EXPECT_NE(text.find("divergence: [running 0111"), std::string::npos) << text;
+  EXPECT_NE(text.find("] [waiting at pc"), std::string::npos) << text;
+  EXPECT_EQ(counter, (std::vector<int>{0}));
+}
+
 std::string lock_case_name(const ::testing::TestParamInfo<LockCase>& p) {
   return std::string(p.param.timing ? "timing" : "functional") + "_" + std::to_string(p.param.grid.x) + "x" +
          std::to_string(p.param.block.x);
@@ -95,7 +115,8 @@ TEST(IntraWarpLock, BadUnitNameNamesTheKeyAndTheChoices) {
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "bad divergence unit 'stack' (sm.divergence): expected one of ipdom-stack, branch-barrier, dwf, tbc");
+              "bad divergence unit 'stack' (sm.divergence): expected one of ipdom-stack, "
+              "branch-barrier, thread-frontier, dwf, tbc, large-warp, sbi, swi");
   }
 }
 

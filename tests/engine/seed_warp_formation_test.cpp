@@ -237,7 +237,7 @@ TEST(SeedWarpFormation, ThreeWarpsLutAndCompactionDiffer) {
 
 // Timing mode does not form warps: it refuses the block-level units by name.
 TEST(SeedWarpFormation, TimingModeRefusesBlockLevelUnits) {
-  for (const char* unit : {"dwf", "tbc"}) {
+  for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
     EngineOptions options;
     options.warp_size = 32;
     options.timing = std::make_shared<const config::GpuConfig>(

@@ -74,7 +74,7 @@ TEST_P(WarpFormationCalls, ExitInACallUnwindsOneWarpWhileTheOtherRunsOn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Units, WarpFormationCalls,
-                         ::testing::Values("ipdom-stack", "branch-barrier", "dwf", "tbc"),
+                         ::testing::Values("ipdom-stack", "branch-barrier", "dwf", "tbc", "large-warp", "sbi", "swi"),
                          [](const ::testing::TestParamInfo<const char*>& p) {
                            std::string name = p.param;
                            for (char& c : name)

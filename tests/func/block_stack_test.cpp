@@ -66,5 +66,33 @@ TEST(BlockStack, UniformPerWarpDivergentPerBlock) {
   EXPECT_EQ(s.take_counters().divergent_branches, 1u);
 }
 
+// large-warp and sbi: a stack over warps [2, 4) of a block takes block warp indices, and its
+// sibling_pc() is the other path of the top's divergent branch until that path reaches the
+// reconvergence point (fig 3-19 d: the secondary stops at PCrec).
+TEST(BlockStack, GroupOfWarpsAndTheTopsSibling) {
+  std::vector<Warp> warps(4);
+  for (uint32_t i = 0; i < 4; ++i) warps[i].warp_id = i;
+  BlockStack s;
+  s.reset({0b1111, 0b1111}, 0, 2);
+  EXPECT_EQ(s.sibling_pc(), ir::kNoPc);  // no split yet
+  s.branch(2, 0b0110, 9, 7);
+  s.branch(3, 0b0110, 9, 7);
+  s.resolve(at(6, 10), warps);
+  s.sync(warps);
+  EXPECT_EQ(warps[2].active, 0b1001u);
+  EXPECT_EQ(warps[3].pc, 7u);
+  EXPECT_EQ(warps[0].active, 0u);  // outside the group: untouched
+  EXPECT_EQ(s.sibling_pc(), 9u);
+  EXPECT_EQ(s.sibling_mask(3), 0b0110u);
+  s.advance_sibling();  // the secondary issued PC 9; PC 10 is the reconvergence point
+  EXPECT_EQ(s.sibling_pc(), ir::kNoPc);
+  EXPECT_EQ(s.describe(), (Lines{"pc 7 reconverge 10 masks [0x9 0x9]", "pc 10 reconverge 10 masks [0x6 0x6]",
+                                 "pc 10 reconverge - masks [0xf 0xf]"}));
+  // The primary arrives: both paths pop, the group runs PC 10 reconverged.
+  warps[2].pc = warps[3].pc = 10;
+  s.resolve(at(8), warps);
+  EXPECT_EQ(s.describe(), (Lines{"pc 10 reconverge - masks [0xf 0xf]"}));
+}
+
 }  // namespace
 }  // namespace lockstep::func

@@ -155,7 +155,9 @@ TEST(BranchBarrier, UnknownNameListsTheKnownUnits) {
     make_divergence_unit({"simt-magic", 8});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown divergence unit 'simt-magic'; known: ipdom-stack, branch-barrier, dwf, tbc");
+    EXPECT_EQ(std::string(e.what()),
+              "unknown divergence unit 'simt-magic'; known: ipdom-stack, branch-barrier, "
+              "thread-frontier, dwf, tbc, large-warp, sbi, swi");
   }
 }
 

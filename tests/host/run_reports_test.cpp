@@ -72,7 +72,8 @@ TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   EXPECT_DOUBLE_EQ(launch["average_active_lanes"].get<double>(), 26392.0 / 873.0);
   // Warp 31 splits at `i < n`, warp 0 at `i == 0` (cuda_programs_test.cpp has the derivation).
   EXPECT_EQ(launch["divergence"],
-            nlohmann::json({{"divergent_branches", 2}, {"reconvergences", 2}, {"barrier_waits", 2}, {"yields", 0}}));
+            nlohmann::json({{"divergent_branches", 2}, {"reconvergences", 2}, {"barrier_waits", 2}, {"yields", 0},
+                            {"formed_warps", 0}, {"formed_threads", 0}}));
   EXPECT_TRUE(launch["fault"].is_null());
   EXPECT_EQ(stats["totals"]["launches"], 1);
 }

@@ -57,9 +57,13 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
   // The default divergence unit is branch-barrier (every case above); the SIMT stack must run
   // them all too (functional mode: the timing model runs the same func::execute step).
   cases.push_back({newest, 32, nullptr, "ipdom-stack"});
+  // Thread frontiers (lowest PC first) in both modes, and on 8-lane warps, where more warps split.
+  cases.push_back({newest, 32, nullptr, "thread-frontier"});
+  if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, "thread-frontier"});
+  cases.push_back({newest, 32, "h100", "thread-frontier"});
   // The block-level units, which form warps across a block's warps (functional mode only: the
   // timing model refuses them); warp size 8 as well, so that small warps merge across a block.
-  for (const char* unit : {"dwf", "tbc"}) {
+  for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
     cases.push_back({newest, 32, nullptr, unit});
     if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, unit});
   }
@@ -71,8 +75,11 @@ inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& 
   std::string name = "sm" + std::to_string(info.param.sm) + "_warp" + std::to_string(info.param.warp_size);
   if (info.param.timing != nullptr) name += std::string("_timing_") + info.param.timing;
   if (info.param.divergence != nullptr) {
-    const std::string unit = info.param.divergence;
-    name += "_" + (unit == "ipdom-stack" ? std::string("ipdom") : unit == "branch-barrier" ? std::string("barrier") : unit);
+    std::string unit = info.param.divergence;
+    if (unit == "ipdom-stack") unit = "ipdom";
+    if (unit == "branch-barrier") unit = "barrier";
+    std::replace(unit.begin(), unit.end(), '-', '_');  // gtest names take no '-'
+    name += "_" + unit;
   }
   return name;
 }

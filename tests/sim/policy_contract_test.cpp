@@ -212,6 +212,7 @@ func::DivergenceOptions divergence_defaults(const func::DivergenceUnitInfo& info
   options.name = std::string(info.name);
   for (const policy::Param& param : info.params) {
     if (param.key == "sm.yield_after") expect_default(param, options.yield_after);
+    else if (param.key == "sm.large_warp_size") expect_default(param, options.large_warp_size);
     else ADD_FAILURE() << "unknown parameter " << param.key;
   }
   return options;

@@ -8,11 +8,12 @@ namespace {
 
 RunStats two_kernels() {
   RunStats s;
-  // Divergence counts: {divergent branches, reconvergences, barrier waits, yields}; "sum" has none.
+  // Divergence counts: {divergent branches, reconvergences, barrier waits, yields, formed warps,
+  // formed threads}; "sum" has none.
   s.add(LaunchRecord{"scale", {4, 1, 1}, {256, 1, 1}, 0, 32, 100, 3000, "", std::nullopt, {4, 3, 2, 1}});
   s.add(LaunchRecord{"sum", {1, 1, 1}, {64, 2, 1}, 512, 32, 10, 160, "", std::nullopt});
   s.add(LaunchRecord{"scale", {2, 1, 1}, {256, 1, 1}, 0, 32, 50, 1600, "trap in kernel 'scale'",
-                     std::nullopt, {10, 10, 0, 0}});
+                     std::nullopt, {10, 10, 0, 0, 6, 20}});
   return s;
 }
 
@@ -58,7 +59,9 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
         "divergent_branches": 4,
         "reconvergences": 3,
         "barrier_waits": 2,
-        "yields": 1
+        "yields": 1,
+        "formed_warps": 0,
+        "formed_threads": 0
       },
       "fault": null,
       "timing": null
@@ -85,7 +88,9 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
         "divergent_branches": 0,
         "reconvergences": 0,
         "barrier_waits": 0,
-        "yields": 0
+        "yields": 0,
+        "formed_warps": 0,
+        "formed_threads": 0
       },
       "fault": null,
       "timing": null
@@ -112,7 +117,9 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
         "divergent_branches": 10,
         "reconvergences": 10,
         "barrier_waits": 0,
-        "yields": 0
+        "yields": 0,
+        "formed_warps": 6,
+        "formed_threads": 20
       },
       "fault": "trap in kernel 'scale'",
       "timing": null
@@ -130,7 +137,9 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
         "divergent_branches": 14,
         "reconvergences": 13,
         "barrier_waits": 2,
-        "yields": 1
+        "yields": 1,
+        "formed_warps": 6,
+        "formed_threads": 20
       },
       "cycles": null
     },
@@ -145,7 +154,9 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
         "divergent_branches": 0,
         "reconvergences": 0,
         "barrier_waits": 0,
-        "yields": 0
+        "yields": 0,
+        "formed_warps": 0,
+        "formed_threads": 0
       },
       "cycles": null
     }
@@ -160,7 +171,9 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
       "divergent_branches": 14,
       "reconvergences": 13,
       "barrier_waits": 2,
-      "yields": 1
+      "yields": 1,
+      "formed_warps": 6,
+      "formed_threads": 20
     },
     "cycles": null
   }
@@ -175,13 +188,15 @@ TEST(StatsJson, EmptyRunHasEmptyListsFullEfficiencyNoLanesNoDivergenceAndNoCycle
   EXPECT_NE(json.find("\"totals\": {\n    \"launches\": 0,\n    \"warp_instructions\": 0,\n    "
                       "\"thread_instructions\": 0,\n    \"simt_efficiency\": 1.0,\n    "
                       "\"average_active_lanes\": 0.0,\n    \"divergence\": {\n      \"divergent_branches\": 0,\n      "
-                      "\"reconvergences\": 0,\n      \"barrier_waits\": 0,\n      \"yields\": 0\n    },\n    "
+                      "\"reconvergences\": 0,\n      \"barrier_waits\": 0,\n      \"yields\": 0,\n      "
+                      "\"formed_warps\": 0,\n      \"formed_threads\": 0\n    },\n    "
                       "\"cycles\": null\n  }"),
             std::string::npos)
       << json;
 }
 
-// A launch with divergence counts gets a line of them; "sum" (all zero) does not.
+// A launch with divergence counts gets a line of them; "sum" (all zero) does not. Formed warps
+// appear on the line only when some were formed (the second "scale").
 TEST(RunStats, SummaryHasOneLinePerLaunchAndOneForDivergence) {
   EXPECT_EQ(two_kernels().summary(),
             "lockstep: kernel scale grid (4,1,1) block (256,1,1) 100 warp instructions 3000 thread instructions\n"
@@ -189,8 +204,8 @@ TEST(RunStats, SummaryHasOneLinePerLaunchAndOneForDivergence) {
             "active lanes per warp instruction\n"
             "lockstep: kernel sum grid (1,1,1) block (64,2,1) 10 warp instructions 160 thread instructions\n"
             "lockstep: kernel scale grid (2,1,1) block (256,1,1) 50 warp instructions 1600 thread instructions\n"
-            "lockstep:   divergence: 10 divergent branches, 10 reconvergences, 0 barrier waits, 0 yields, 32.00 "
-            "active lanes per warp instruction\n");
+            "lockstep:   divergence: 10 divergent branches, 10 reconvergences, 0 barrier waits, 0 yields, "
+            "6 formed warps (20 threads), 32.00 active lanes per warp instruction\n");
 }
 
 }  // namespace

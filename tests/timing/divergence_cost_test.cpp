@@ -1,6 +1,7 @@
 // The SIMT stack's push and pop costs (timing.simt_push_cycles, timing.simt_pop_cycles): a
 // divergent branch holds the warp's next issue for the push, a reconvergence for the pop. The
-// stack (sm.divergence = ipdom-stack) is what these figures count entries of.
+// stack (sm.divergence = ipdom-stack) is what these figures count entries of; thread-frontier's
+// entries are its waiting groups.
 #include "timing/timing_harness.h"
 
 namespace lockstep::test {
@@ -22,9 +23,9 @@ JOIN:
 )");
 }
 
-std::string trace_with(int push, int pop) {
+std::string trace_with(int push, int pop, const std::string& unit = "ipdom-stack") {
   auto engine = timing_engine(timing_gpu(
-      "teaching", {"icache.miss_latency=1", "sm.divergence=ipdom-stack",
+      "teaching", {"icache.miss_latency=1", "sm.divergence=" + unit,
                    fmt::format("timing.simt_push_cycles={}", push), fmt::format("timing.simt_pop_cycles={}", pop)}));
   return issue_trace(*engine, divergent(), 1, 8);
 }
@@ -48,6 +49,28 @@ TEST(DivergenceCost, PushCost) {
 TEST(DivergenceCost, PopCost) {
   EXPECT_EQ(trace_with(0, 7), "2:10 6:11 10:12 11:13 14:14 15:15 16:16 24:18 32:20 33:22 34:23 35:24 39:25 40:26 "
                               "43:27 47:28 51:29 52:30 53:30 ");
+}
+
+// Thread frontiers hold one entry per waiting group: the branch parks the odd lanes (one push,
+// depth 1 -> 2), bra JOIN parks the even ones at JOIN while the odd ones run (2 -> 2: free), and
+// the odd ones reach JOIN and merge (one pop). The order is the stack's.
+TEST(DivergenceCost, ThreadFrontierNoCost) {
+  EXPECT_EQ(trace_with(0, 0, "thread-frontier"), trace_with(0, 0));
+}
+
+// One entry pushed: the add issues at 14 + 1 + 5 = 20; everything after moves by 5.
+TEST(DivergenceCost, ThreadFrontierPushCost) {
+  EXPECT_EQ(trace_with(5, 0, "thread-frontier"),
+            "2:10 6:11 10:12 11:13 14:14 20:15 21:16 24:18 25:20 26:22 27:23 28:24 32:25 33:26 "
+            "36:27 40:28 44:29 45:30 46:30 ");
+}
+
+// bra JOIN switches groups without a pop (the mul at 19, as without costs); the merge at JOIN
+// pops one: JOIN issues at 19 + 1 + 7 = 27, everything after moves by 7.
+TEST(DivergenceCost, ThreadFrontierPopCost) {
+  EXPECT_EQ(trace_with(0, 7, "thread-frontier"),
+            "2:10 6:11 10:12 11:13 14:14 15:15 16:16 19:18 27:20 28:22 29:23 30:24 34:25 35:26 "
+            "38:27 42:28 46:29 47:30 48:30 ");
 }
 
 }  // namespace

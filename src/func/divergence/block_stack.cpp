@@ -8,23 +8,25 @@
 
 namespace lockstep::func {
 
-void BlockStack::reset(const std::vector<LaneMask>& live, ir::Pc entry) {
+void BlockStack::reset(const std::vector<LaneMask>& live, ir::Pc entry, uint32_t first) {
+  first_ = first;
   stack_.clear();
   stack_.push_back({entry, ir::kNoPc, live, false, false});
   outcome_.assign(live.size(), Outcome{});
 }
 
-void BlockStack::sync(std::vector<Warp>& warps) const {
+void BlockStack::sync(std::vector<Warp>& block_warps) const {
   const Entry& top = stack_.back();
-  for (Warp& w : warps) {
+  for (uint32_t i = 0; i < warps(); ++i) {
+    Warp& w = block_warps[first_ + i];
     w.pc = top.pc;
-    w.active = top.mask[w.warp_id];
+    w.active = top.mask[i];
     w.reconverge_at = ir::kNoPc;  // resolve() pops entries, the engine never calls reconverge()
   }
 }
 
 void BlockStack::branch(uint32_t warp, LaneMask taken, ir::Pc target, ir::Pc fallthrough) {
-  Outcome& o = outcome_[warp];
+  Outcome& o = outcome_[warp - first_];
   o.split = true;
   o.taken = taken;
   o.target = target;
@@ -32,12 +34,12 @@ void BlockStack::branch(uint32_t warp, LaneMask taken, ir::Pc target, ir::Pc fal
 }
 
 void BlockStack::set_aside(uint32_t warp, LaneMask lanes, ir::Pc at) {
-  outcome_[warp].aside |= lanes;
-  outcome_[warp].aside_at = at;
+  outcome_[warp - first_].aside |= lanes;
+  outcome_[warp - first_].aside_at = at;
 }
 
 void BlockStack::call(uint32_t warp, LaneMask lanes, ir::Pc entry, ir::Pc return_pc) {
-  Outcome& o = outcome_[warp];
+  Outcome& o = outcome_[warp - first_];
   o.called = true;
   o.callers = lanes;
   o.entry = entry;
@@ -45,7 +47,8 @@ void BlockStack::call(uint32_t warp, LaneMask lanes, ir::Pc entry, ir::Pc return
 }
 
 void BlockStack::return_from_call(Warp& w) {
-  Outcome& o = outcome_[w.warp_id];
+  const uint32_t i = w.warp_id - first_;
+  Outcome& o = outcome_[i];
   if (w.active != 0) {
     o.returned = true;  // the function's exit, run by the call entry's threads
     return;
@@ -53,12 +56,22 @@ void BlockStack::return_from_call(Warp& w) {
   // finish_exits() unwinds a call whose every lane of this warp exited: the warp's view moves
   // below that call entry, which other warps' threads may still run.
   ++o.unwound;
-  w.active = stack_[level_of(w.warp_id)].mask[w.warp_id];
+  w.active = stack_[level_of(i)].mask[i];
 }
 
 void BlockStack::exit_lanes(Warp& w, LaneMask lanes) {
-  for (Entry& e : stack_) e.mask[w.warp_id] &= ~lanes;
-  w.active = stack_[level_of(w.warp_id)].mask[w.warp_id];
+  const uint32_t i = w.warp_id - first_;
+  for (Entry& e : stack_) e.mask[i] &= ~lanes;
+  // The exit handler unwinds the warp's call frames while w.active is empty, as if every lane
+  // of the warp in the call had gone. Here the path that exited may leave the warp's other
+  // lanes of the same call waiting on entries below (at a reconvergence point inside the
+  // callee): until resolve() takes the outcome, the warp holds the lanes it still has in the
+  // call, which the call entry's mask is (exits clear every entry).
+  size_t level = level_of(i);
+  w.active = stack_[level].mask[i];
+  if (w.active != 0) return;
+  while (level != 0 && !stack_[level].is_call) --level;
+  w.active = stack_[level].mask[i];
 }
 
 size_t BlockStack::level_of(uint32_t w) const {
@@ -86,7 +99,7 @@ void BlockStack::pop(const std::vector<LaneMask>& arriving) {
   below.split = false;
 }
 
-void BlockStack::resolve(const ExecInst& in, const std::vector<Warp>& warps) {
+void BlockStack::resolve(const ExecInst& in, const std::vector<Warp>& block_warps) {
   const size_t n = outcome_.size();
   bool any_call = false, any_return = false;
   for (const Outcome& o : outcome_) {
@@ -146,7 +159,7 @@ void BlockStack::resolve(const ExecInst& in, const std::vector<Warp>& warps) {
         add(o.target, w, lanes & o.taken);
         add(o.fallthrough, w, lanes & ~o.taken);
       } else {
-        add(warps[w].pc, w, lanes);
+        add(block_warps[first_ + w].pc, w, lanes);
       }
     }
     if (dest.size() == 1) {
@@ -175,6 +188,18 @@ void BlockStack::resolve(const ExecInst& in, const std::vector<Warp>& warps) {
     }
   }
   outcome_.assign(n, Outcome{});
+}
+
+ir::Pc BlockStack::sibling_pc() const {
+  const size_t n = stack_.size();
+  if (n < 3) return ir::kNoPc;
+  const Entry& top = stack_[n - 1];
+  const Entry& sibling = stack_[n - 2];
+  const Entry& join = stack_[n - 3];
+  const bool paths = !top.is_call && !sibling.is_call && top.reconverge != ir::kNoPc &&
+                     sibling.reconverge == top.reconverge && join.split && join.pc == top.reconverge;
+  if (!paths || sibling.pc == sibling.reconverge || empty(sibling)) return ir::kNoPc;
+  return sibling.pc;
 }
 
 std::vector<std::string> BlockStack::describe() const {

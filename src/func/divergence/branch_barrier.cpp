@@ -31,6 +31,7 @@
 
 #include "fmt/format.h"
 #include "func/bound_kernel.h"
+#include "func/divergence/lane_state.h"
 #include "func/divergence/unit_factories.h"
 #include "func/warp.h"
 
@@ -231,27 +232,14 @@ class BranchBarrier final : public DivergenceUnit {
  private:
   Context& context() { return contexts_.back(); }
 
-  // Lane masks written thread 0 first, as the seed's figures write them.
-  std::string bits(LaneMask m) const {
-    std::string s;
-    for (uint32_t l = 0; l < width_; ++l) s.push_back((m >> l & 1) != 0 ? '1' : '0');
-    return s;
-  }
+  std::string bits(LaneMask m) const { return lane_bits(m, width_); }
 
-  void set_pc(LaneMask lanes, ir::Pc pc) {
-    for_each_lane(lanes, [&](uint32_t l) { pc_[l] = pc; });
-  }
+  void set_pc(LaneMask lanes, ir::Pc pc) { assign_lanes(pc_, lanes, pc); }
 
   // The running group's PC lives in warp.pc while it runs.
   void capture(const Warp& w) { set_pc(running_, w.pc); }
 
-  LaneMask mask_of(ThreadState s) const {
-    LaneMask m = 0;
-    for_each_lane(context().lanes, [&](uint32_t l) {
-      if (state_[l] == s) m |= LaneMask{1} << l;
-    });
-    return m;
-  }
+  LaneMask mask_of(ThreadState s) const { return lanes_where(state_, context().lanes, s); }
   const Context& context() const { return contexts_.back(); }
   LaneMask ready_mask() const { return mask_of(ThreadState::Ready); }
 

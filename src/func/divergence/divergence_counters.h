@@ -20,12 +20,21 @@ struct DivergenceCounters {
   uint64_t barrier_waits = 0;
   // branch-barrier: a thread group gave way after sm.yield_after backward branches in a row.
   uint64_t yields = 0;
+  // Block-level units (dwf, tbc, large-warp): warp instructions issued by a formed warp that
+  // holds threads of more than one home warp, and the threads (active lanes) those carried. A
+  // formed warp with one home warp's threads only (a warp issued whole, or the remainder of a
+  // column collision) counts in neither. sbi, swi: issues that paired two paths (two PCs) as one
+  // warp instruction, and both paths' threads.
+  uint64_t formed_warps = 0;
+  uint64_t formed_threads = 0;
 
   DivergenceCounters& operator+=(const DivergenceCounters& o) {
     divergent_branches += o.divergent_branches;
     reconvergences += o.reconvergences;
     barrier_waits += o.barrier_waits;
     yields += o.yields;
+    formed_warps += o.formed_warps;
+    formed_threads += o.formed_threads;
     return *this;
   }
   friend bool operator==(const DivergenceCounters&, const DivergenceCounters&) = default;

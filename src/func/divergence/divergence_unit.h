@@ -44,6 +44,10 @@ class DivergenceUnit {
   // The whole current path jumped back (target PC <= branch PC); warp.pc is the target. Units
   // that yield count these (seed 001 §3.3.3); the stack ignores them.
   virtual void backward_branch(Warp&) {}
+  // The whole current path jumped forward (a uniform branch or ret; target PC > branch PC);
+  // warp.pc is the target. A unit that runs its paths in PC order (thread-frontier) runs a path
+  // waiting at a PC the jump skipped first; the others ignore it.
+  virtual void forward_branch(Warp&) {}
   // The current path is at an instruction (warp.pc) that `lanes` of the warp must run together
   // (a CTA barrier: the block's barrier counts warps, so a warp arrives once, with all its
   // threads). True: run it now. False: the unit parked the path there to wait for the other
@@ -68,12 +72,15 @@ class DivergenceUnit {
   DivergenceCounters counters_;
 };
 
-// What a unit is built from (sm.divergence and sm.yield_after of the configuration).
+// What a unit is built from (sm.divergence, sm.yield_after and sm.large_warp_size of the
+// configuration).
 struct DivergenceOptions {
   std::string name = "branch-barrier";
   // branch-barrier: backward branches a thread group takes in a row before it yields while
   // other threads of the warp wait (ready or blocked).
   uint32_t yield_after = 64;
+  // large-warp: consecutive warps of a block that make one large warp (the CtaRunner reads it).
+  uint32_t large_warp_size = 4;
 };
 
 using DivergenceUnitFactory = std::unique_ptr<DivergenceUnit> (*)(const DivergenceOptions& options);

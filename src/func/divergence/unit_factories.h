@@ -9,5 +9,6 @@ namespace lockstep::func {
 
 std::unique_ptr<DivergenceUnit> make_ipdom_stack();
 std::unique_ptr<DivergenceUnit> make_branch_barrier(uint32_t yield_after);
+std::unique_ptr<DivergenceUnit> make_thread_frontier();
 
 }  // namespace lockstep::func

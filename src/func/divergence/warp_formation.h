@@ -62,7 +62,8 @@ class FormationScheduler {
   std::vector<uint32_t> passed_;  // per warp: issues in a row it was ready for but not chosen
 };
 
-// The names of the block-level units and their formation rules.
+// The names of the block-level units (dwf, tbc, large-warp, and sbi and swi, which issue through
+// the same runner with a stack per warp) and their formation rules.
 bool is_block_level_unit(const std::string& name);
 FormationRule formation_rule_of(const std::string& name);
 

@@ -18,7 +18,11 @@ void branch_h(const ExecInst& in, Warp& w) {
   const LaneMask taken = w.exec;
   if (taken == w.active) {
     w.pc = in.target;
-    if (in.target <= in.pc) w.divergence->backward_branch(w);
+    if (in.target <= in.pc) {
+      w.divergence->backward_branch(w);
+    } else {
+      w.divergence->forward_branch(w);
+    }
   } else if (taken == 0) {
     w.pc = in.pc + 1;
   } else {
