@@ -91,6 +91,26 @@ double copy_tbps(Kernel kernel, uint64_t bytes, int warm, int reps, int sms) {
   return 2.0 * static_cast<double>(bytes) * reps / (best * 1e-3) / 1e12;
 }
 
+// Bytes read per second (TB/s) by a kernel that reads and sums (hardware.md §3's L2 figures are
+// measured so), `reps` passes over the buffer in one launch after `warm` launches.
+template <typename Kernel>
+double read_tbps(Kernel kernel, uint64_t bytes, int warm, int reps, int sms) {
+  const unsigned blocks = static_cast<unsigned>(sms) * 8;
+  float4* in = nullptr;
+  float* out = nullptr;
+  CHECK(cudaMalloc(&in, bytes));
+  CHECK(cudaMalloc(&out, uint64_t{blocks} * 256 * sizeof(float)));
+  CHECK(cudaMemset(in, 1, bytes));
+  const long long n = static_cast<long long>(bytes / 16);
+  for (int i = 0; i < warm; ++i) kernel<<<blocks, 256>>>(in, out, n, 1);
+  CHECK(cudaDeviceSynchronize());
+  float best = 1e30f;
+  for (int t = 0; t < 5; ++t) best = std::min(best, time_ms([&] { kernel<<<blocks, 256>>>(in, out, n, reps); }));
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+  return static_cast<double>(bytes) * reps / (best * 1e-3) / 1e12;
+}
+
 }  // namespace
 
 int main() {
@@ -131,6 +151,10 @@ int main() {
               copy_tbps(copy16_cg, resident, 1, 4, sms));
   std::printf("  L2-resident copy, ld.ca (%llu KiB)  %.2f TB/s\n", static_cast<unsigned long long>(resident >> 10),
               copy_tbps(copy16, resident, 1, 4, sms));
+  std::printf("  L2-resident read, ld.cg (%llu KiB)  %.2f TB/s read (32 passes)\n",
+              static_cast<unsigned long long>(resident >> 10), read_tbps(read16_cg, resident, 1, 32, sms));
+  std::printf("  L2-resident read, ld.cg (%llu KiB)  %.2f TB/s read (32 passes)\n",
+              static_cast<unsigned long long>(resident >> 11), read_tbps(read16_cg, resident / 2, 1, 32, sms));
 
   std::printf("\nspeed-benchmark kernels (bench/bench_launches.h; best of 5; cycles = time x max SM clock)\n");
   {

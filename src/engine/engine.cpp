@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/engine_options.h"
 #include "fmt/format.h"
 #include "func/cta_runner.h"
 #include "func/device_heap.h"
@@ -25,13 +26,6 @@
 #include "sim/timing_launch.h"
 
 namespace lockstep {
-
-std::optional<uint32_t> parse_sim_threads(std::string_view text) {
-  uint32_t n = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (error != std::errc{} || end != text.data() + text.size() || n < 1 || n > kMaxSimThreads) return std::nullopt;
-  return n;
-}
 
 namespace {
 
@@ -104,34 +98,7 @@ struct Engine::Impl {
 };
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
-  const uint32_t w = options.warp_size;
-  if (w < 1 || w > 64 || (w & (w - 1)) != 0)
-    throw std::invalid_argument(fmt::format("warp_size must be 1, 2, 4, 8, 16, 32 or 64, got {}", w));
-  if (options.timing && options.timing->sm.warp_size != w)
-    throw std::invalid_argument(fmt::format("warp_size {} differs from the timing model's sm.warp_size {}", w,
-                                            options.timing->sm.warp_size));
-  // Timing mode: the preset's sm.divergence rules, so that the two modes run the same unit.
-  if (options.timing && !options.timing->sm.divergence.empty()) {
-    options.divergence = options.timing->sm.divergence;
-    options.yield_after = options.timing->sm.yield_after;
-    options.large_warp_size = options.timing->sm.large_warp_size;
-  }
-  if (options.timing) options.watchdog = options.timing->run;
-  const std::vector<std::string>& units = func::divergence_unit_names();
-  if (std::find(units.begin(), units.end(), options.divergence) == units.end()) {
-    std::string known;
-    for (const std::string& u : units) known += (known.empty() ? "" : ", ") + u;
-    throw std::invalid_argument(fmt::format("bad divergence unit '{}' (sm.divergence): expected one of {}",
-                                            options.divergence, known));
-  }
-  if (options.yield_after == 0) throw std::invalid_argument("sm.yield_after must be at least 1");
-  if (options.large_warp_size == 0) throw std::invalid_argument("sm.large_warp_size must be at least 1");
-  // The timing SM issues per warp slot and does not form warps across them: refuse rather
-  // than run a block-level unit as something else.
-  if (options.timing && func::is_block_level_unit(options.divergence))
-    throw std::invalid_argument(fmt::format(
-        "sm.divergence={} is modelled in functional mode only; timing mode does not form warps yet",
-        options.divergence));
+  options = checked_engine_options(std::move(options));
   impl_->options = options;
   impl_->memory.set_strict_bounds(options.memcheck);
 }

@@ -16,45 +16,12 @@
 
 #include "common/harness.h"
 #include "config/gpu_config.h"
+#include "engine/masked_if_else.h"
 
 namespace lockstep {
 namespace {
 
-// out[tid] = 101 for the threads whose bit is set in `b_threads` (they fall through to B),
-// 110 for the others (they branch to C). A: 8 instructions, B: 2, C: 1, D: 6 (add, mul, add,
-// st, ret and the function's synthetic exit).
-constexpr const char* kMaskedIfElse = R"(
-.version 9.0
-.target sm_75
-.address_size 64
-
-.visible .entry ifelse(.param .u64 out, .param .u32 b_threads)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<4>;
-A:
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r4, [b_threads];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, 0;
-  shr.u32 %r3, %r4, %r1;
-  and.b32 %r3, %r3, 1;
-  setp.eq.u32 %p1, %r3, 0;
-  @%p1 bra C;
-B:
-  add.u32 %r2, %r2, 1;
-  bra D;
-C:
-  add.u32 %r2, %r2, 10;
-D:
-  add.u32 %r2, %r2, 100;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-)";
+using test::kMaskedIfElse;
 
 constexpr uint32_t kThreads = 32;
 constexpr uint32_t kLanes = 4;

@@ -11,9 +11,12 @@
 
 #include "common/harness.h"
 #include "config/gpu_config.h"
+#include "engine/masked_if_else.h"
 
 namespace lockstep {
 namespace {
+
+using test::kMaskedIfElse;
 
 // out[tid] = 101 for the B threads, 110 for the C threads. No memory access before the store,
 // so a per-warp unit runs each warp through A..D in one turn.
@@ -93,41 +96,6 @@ FormationRun summarize(const LaunchResult& r, const std::vector<Issued>& issued,
   flush();
   return run;
 }
-
-// The same if/else for any block of 4-lane warps: the threads whose bit is set in `b_threads`
-// fall through to B, the others branch to C. out[tid] = 101 (B) or 110 (C).
-constexpr const char* kMaskedIfElse = R"(
-.version 9.0
-.target sm_75
-.address_size 64
-
-.visible .entry ifelse(.param .u64 out, .param .u32 b_threads)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<4>;
-A:
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r4, [b_threads];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, 0;
-  shr.u32 %r3, %r4, %r1;
-  and.b32 %r3, %r3, 1;
-  setp.eq.u32 %p1, %r3, 0;
-  @%p1 bra C;
-B:
-  add.u32 %r2, %r2, 1;
-  bra D;
-C:
-  add.u32 %r2, %r2, 10;
-D:
-  add.u32 %r2, %r2, 100;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-)";
 
 // Runs the figure's kernel (b_threads == 0) or kMaskedIfElse on `threads` threads.
 FormationRun run_if_else(const std::string& divergence, uint32_t threads = 8, uint32_t b_threads = 0) {

@@ -72,7 +72,7 @@ class BranchBarrier final : public DivergenceUnit {
     width_ = w.width;
     pc_.assign(width_, entry);
     state_.assign(width_, ThreadState::Exited);
-    for_each_lane(lanes, [&](uint32_t l) { state_[l] = ThreadState::Ready; });
+    assign_lanes(state_, lanes, ThreadState::Ready);
     contexts_.clear();
     contexts_.push_back({lanes, ir::kNoPc, {}});
     running_ = lanes;
@@ -114,7 +114,7 @@ class BranchBarrier final : public DivergenceUnit {
     if ((context().lanes & ~running_) == 0) return;
     if (++backward_ < yield_after_) return;
     capture(w);
-    for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Yielded; });
+    assign_lanes(state_, running_, ThreadState::Yielded);
     ++counters_.yields;
     running_ = 0;
     pick(w, false);
@@ -135,7 +135,7 @@ class BranchBarrier final : public DivergenceUnit {
     }
     b->arrived |= running_;
     ++b->groups;
-    for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Blocked; });
+    assign_lanes(state_, running_, ThreadState::Blocked);
     ++counters_.barrier_waits;  // members outside the running group are still to come
     running_ = 0;
     pick(w, true);
@@ -178,7 +178,7 @@ class BranchBarrier final : public DivergenceUnit {
         b.arrived &= ~lanes;
       }
     }
-    for_each_lane(lanes, [&](uint32_t l) { state_[l] = ThreadState::Exited; });
+    assign_lanes(state_, lanes, ThreadState::Exited);
     running_ &= ~lanes;
     if (context().lanes == 0) {
       // Everyone of this call level is gone: the engine unwinds the call (or the warp ends).

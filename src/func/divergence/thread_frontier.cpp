@@ -58,7 +58,7 @@ class ThreadFrontier final : public DivergenceUnit {
     width_ = w.width;
     pc_.assign(width_, entry);
     state_.assign(width_, ThreadState::Exited);
-    for_each_lane(lanes, [&](uint32_t l) { state_[l] = ThreadState::Ready; });
+    assign_lanes(state_, lanes, ThreadState::Ready);
     contexts_.clear();
     contexts_.push_back({lanes, ir::kNoPc, ir::kNoPc});
     running_ = lanes;
@@ -103,7 +103,7 @@ class ThreadFrontier final : public DivergenceUnit {
     pass_ = 0;
     if ((members & ~running_) == 0 || let_through) return true;
     capture(w);
-    for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Blocked; });
+    assign_lanes(state_, running_, ThreadState::Blocked);
     ++counters_.barrier_waits;
     running_ = 0;
     schedule(w);
@@ -131,7 +131,7 @@ class ThreadFrontier final : public DivergenceUnit {
   void exit_lanes(Warp& w, LaneMask lanes) override {
     capture(w);
     for (Context& c : contexts_) c.lanes &= ~lanes;
-    for_each_lane(lanes, [&](uint32_t l) { state_[l] = ThreadState::Exited; });
+    assign_lanes(state_, lanes, ThreadState::Exited);
     running_ &= ~lanes;
     if (context().lanes == 0) {
       // Everyone of this call level is gone: the engine unwinds the call (or the warp ends).
@@ -230,7 +230,7 @@ class ThreadFrontier final : public DivergenceUnit {
     if (ready != 0) {
       const ir::Pc pc = lowest(ready);
       running_ = at(ready, pc) | at(blocked, pc);
-      for_each_lane(running_, [&](uint32_t l) { state_[l] = ThreadState::Ready; });
+      assign_lanes(state_, running_, ThreadState::Ready);
     }
     sync(w);
   }
