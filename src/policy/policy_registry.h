@@ -9,6 +9,16 @@
 //
 // Header only: the rooms that own the kinds (func, mem, sim) and the config room that reads them
 // all include it, and none of them should link another just for a struct.
+//
+// Layering. A registry lives with its implementations, in a library below config: lockstep_func
+// (divergence units; links ir, ptx), lockstep_mem (cache replacement; links no room) and
+// lockstep_sim_policies (sim/warp_scheduler/, sim/scoreboard/, sim/cta_scheduler/; links no room).
+// lockstep_config links those to read names and parameter declarations; lockstep_sim (which builds
+// units from a GpuConfig) links config. Policies therefore never include a config/ header: they
+// get their parameters through their kind's options struct, which the simulator fills from the
+// GpuConfig (tests/config/policy_layering_test.cpp checks the includes). The alternative, a
+// declaration half for config and a factory half for the simulator, would put each policy in two
+// places; linking the policy libraries into config costs nothing at run time (static libraries).
 #include <algorithm>
 #include <cstdint>
 #include <span>

@@ -23,7 +23,8 @@ std::string_view key_after(std::string_view key) {
 
 TEST(PolicyKeys, ParametersFollowTheirKindsKey) {
   EXPECT_EQ(key_after("sm.divergence"), "sm.yield_after");
-  EXPECT_EQ(key_after("sm.yield_after"), "pipeline.int.latency");
+  EXPECT_EQ(key_after("sm.yield_after"), "sm.large_warp_size");
+  EXPECT_EQ(key_after("sm.large_warp_size"), "pipeline.int.latency");
   EXPECT_EQ(key_after("timing.warp_scheduler"), "timing.fetch_group_size");
   EXPECT_EQ(key_after("timing.fetch_group_size"), "timing.scoreboard");
   EXPECT_EQ(key_after("timing.scoreboard"), "timing.rid_entries");

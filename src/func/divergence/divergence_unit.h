@@ -87,7 +87,7 @@ using DivergenceUnitFactory = std::unique_ptr<DivergenceUnit> (*)(const Divergen
 using DivergenceUnitInfo = policy::Entry<DivergenceUnitFactory>;
 
 // The registered units, in the order error messages list them (an immutable table,
-// divergence_units.cpp; shape: policy/policy_registry.h).
+// func/divergence/registry.cpp; shape: policy/policy_registry.h).
 std::span<const DivergenceUnitInfo> divergence_units();
 
 // The names make_divergence_unit knows, in the order error messages list them.
