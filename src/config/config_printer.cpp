@@ -1,5 +1,6 @@
 #include "config/config_printer.h"
 
+#include "config/option.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 
@@ -16,7 +17,12 @@ std::string format_config(const ConfigValues& values, std::string_view preset,
       table = spec.table();
       out += fmt::format("\n[{}]\n", table);
     }
-    out += fmt::format("{} = {}\n", spec.name(), format_option_value(values.get(spec.key)));
+    out += fmt::format("{} = {}", spec.name(), format_option_value(values.get(spec.key)));
+    // A key that picks among names says which it accepts, in the order the option (for a policy
+    // kind, its registry) lists them; a TOML comment, so the text still parses back.
+    if (spec.type == OptionType::Enum && spec.choices.size() > 1)
+      out += fmt::format("  # {}", accepted_text(spec));
+    out += "\n";
   }
   return out;
 }

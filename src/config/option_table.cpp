@@ -3,6 +3,11 @@
 // represent), not claims about real hardware.
 #include "config/option.h"
 #include "config/option_builders.h"
+#include "config/policy_options.h"
+#include "func/divergence/divergence_unit.h"
+#include "sim/cta_scheduler.h"
+#include "sim/scoreboard.h"
+#include "sim/warp_scheduler.h"
 
 namespace lockstep::config {
 
@@ -44,23 +49,16 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("sm.max_threads_per_block", 1, 65536, "threads per block"));
   s.push_back(integer("sm.schedulers", 1, 64, "warp schedulers per SM (each owns a register-file partition)"));
   s.push_back(integer("sm.issue_width", 1, 8, "instructions each scheduler may issue per cycle"));
-  // The names of func::divergence_unit_names(); tests/config checks that the two lists agree.
-  s.push_back(choice("sm.divergence",
-                     {"ipdom-stack", "branch-barrier", "thread-frontier", "dwf", "tbc", "large-warp", "sbi", "swi"},
-                     "divergent control flow: the IPDOM SIMT stack, branch barriers with yield "
-                     "(independent thread scheduling, cc 7.0 and later), thread frontiers (lowest PC "
-                     "first, early reconvergence), or "
-                     "warps formed across a block's warps: dwf, dynamic warp formation by PC, tbc, "
-                     "thread block compaction, large-warp, large warps of sm.large_warp_size warps; "
-                     "or (functional mode only) two paths issued together: sbi, an if/else's paths "
-                     "within a warp, swi, sbi that also fills idle lanes with another warp's path"));
-  s.push_back(integer("sm.yield_after", 1, 1 << 20,
-                      "branch-barrier: backward branches a thread group takes in a row before it yields "
-                      "to the warp's other threads (ipdom-stack ignores it)"));
-  s.push_back(integer("sm.large_warp_size", 1, 64,
-                      "large-warp: consecutive warps of a block that make one large warp, run by "
-                      "one SIMT stack and issued as sub-warps compacted by lane (the other units "
-                      "ignore it)"));
+  // The policy kinds' keys: the registered names, then the parameters the policies declare
+  // (sm.yield_after, sm.large_warp_size, timing.fetch_group_size, timing.rid_entries) in their own files.
+  add_policy_kind(s, "sm.divergence", func::divergence_units(),
+                  "divergent control flow: the IPDOM SIMT stack, branch barriers with yield "
+                  "(independent thread scheduling, cc 7.0 and later), thread frontiers (lowest PC "
+                  "first, early reconvergence), or "
+                  "warps formed across a block's warps: dwf, dynamic warp formation by PC, tbc, "
+                  "thread block compaction, large-warp, large warps of sm.large_warp_size warps; "
+                  "or (functional mode only) two paths issued together: sbi, an if/else's paths "
+                  "within a warp, swi, sbi that also fills idle lanes with another warp's path");
 
   add_unit(s, "pipeline.int.latency", "pipeline.int.initiation_interval", "pipeline.int.lanes");
   add_unit(s, "pipeline.fp32.latency", "pipeline.fp32.initiation_interval", "pipeline.fp32.lanes");
@@ -88,15 +86,10 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(text_or_empty("opcodes.fp32", "PTX forms run on the fp32 unit besides those with a float type"));
   s.push_back(text_or_empty("opcodes.int", "PTX forms run on the int unit whatever their type"));
 
-  s.push_back(choice("timing.warp_scheduler", {"lrr", "gto", "two-level"},
-                     "issue order: loose round robin, greedy-then-oldest, or two-level round robin over fetch groups"));
-  s.push_back(integer("timing.fetch_group_size", 1, 1024,
-                      "warps per fetch group of the two-level scheduler (other schedulers ignore it)"));
-  s.push_back(choice("timing.scoreboard", {"bitmap", "rid-table"},
-                     "dependency check: one bit per register per warp, or a table of pending destination registers"));
-  s.push_back(integer("timing.rid_entries", 1, 32,
-                      "pending destination-register entries per warp of the rid-table scoreboard (bitmap ignores it); "
-                      "a warp whose table is full cannot issue a writing instruction"));
+  add_policy_kind(s, "timing.warp_scheduler", sim::warp_schedulers(),
+                  "issue order: loose round robin, greedy-then-oldest, or two-level round robin over fetch groups");
+  add_policy_kind(s, "timing.scoreboard", sim::scoreboard_kinds(),
+                  "dependency check: one bit per register per warp, or a table of pending destination registers");
   s.push_back(integer("timing.ibuffer_entries", 1, 64, "decoded instructions the I-buffer holds per warp"));
   s.push_back(integer("timing.fetch_width", 1, 16, "instructions one fetch decodes into the I-buffer"));
   s.push_back(integer("timing.collector_units", 1, 64,
@@ -115,7 +108,7 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("timing.simt_push_cycles", 0, 1000,
                       "cycles a divergent branch adds for pushing onto the SIMT stack"));
   s.push_back(integer("timing.simt_pop_cycles", 0, 1000, "cycles a reconvergence adds for popping the SIMT stack"));
-  s.push_back(choice("timing.cta_scheduler", {"round-robin"}, "how blocks are placed on SMs"));
+  add_policy_kind(s, "timing.cta_scheduler", sim::cta_schedulers(), "how blocks are placed on SMs");
   s.push_back(integer("timing.block_launch_cycles", 0, 100000,
                       "cycles from placing a block on an SM to its warps' first fetch"));
   s.push_back(choice("timing.kernel_overlap", {"serial", "tail"},

@@ -2,6 +2,8 @@
 // unit (coalescing, shared-memory banks), the L1 data cache, the crossbar, the L2 slices and the
 // DRAM channels. Cycles are SM-clock cycles unless a key says DRAM clocks.
 #include "config/option_builders.h"
+#include "config/policy_options.h"
+#include "mem/replacement/replacement_policy.h"
 
 namespace lockstep::config {
 
@@ -33,7 +35,7 @@ void add_memory_options(std::vector<OptionSpec>& s) {
   s.push_back(integer("l1.ways", 1, 64, "L1 ways"));
   s.push_back(one_of("l1.line_bytes", {32, 64, 128, 256}, "L1 line, bytes"));
   s.push_back(one_of("l1.sector_bytes", {32, 64, 128, 256}, "L1 sector (the unit of a fill), bytes"));
-  s.push_back(choice("l1.replacement", {"lru", "fifo"}, "L1 victim choice"));
+  add_policy_kind(s, "l1.replacement", mem::replacement_policies(), "L1 victim choice");
   s.push_back(integer("l1.hit_latency", 1, 10000, "cycles from an L1 access (or a fill) to the result"));
   s.push_back(integer("l1.mshr_entries", 1, 4096, "lines with outstanding L1 misses"));
   s.push_back(integer("l1.mshr_max_merge", 1, 64, "requests waiting on one L1 MSHR entry"));
@@ -43,7 +45,7 @@ void add_memory_options(std::vector<OptionSpec>& s) {
 
   s.push_back(integer("l2.slices", 1, 4096, "L2 slices (gpu.l2_kib is split evenly among them)"));
   s.push_back(integer("l2.ways", 1, 64, "L2 ways"));
-  s.push_back(choice("l2.replacement", {"lru", "fifo"}, "L2 victim choice"));
+  add_policy_kind(s, "l2.replacement", mem::replacement_policies(), "L2 victim choice");
   s.push_back(integer("l2.hit_latency", 1, 10000, "cycles of an L2 slice's tag and data access"));
   s.push_back(integer("l2.atomic_latency", 0, 10000, "extra cycles of an atomic's read-modify-write at the L2"));
   s.push_back(integer("l2.mshr_entries", 1, 4096, "lines with outstanding misses per L2 slice"));

@@ -1,14 +1,18 @@
 #pragma once
 // The CTA (thread block) scheduler: which SM each block of a launch runs on, and when
-// (seed 001 §3.6.1–3.6.2). A policy is an interface plus implementations made by name.
+// (seed 001 §3.6.1–3.6.2). A policy is an interface plus implementations made by name, one file
+// each in sim/cta_scheduler/, listed by its registry.cpp (shape: policy/policy_registry.h).
 //
 // The scheduler only places blocks; the SMs run them and report each completion. A placed block
 // stays on its SM until it completes: GPGPUs neither preempt nor migrate blocks (§3.6.2).
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
+
+#include "policy/policy_registry.h"
 
 namespace lockstep::sim {
 
@@ -47,6 +51,12 @@ class CtaScheduler {
   // Blocks resident on `sm` now.
   virtual uint32_t resident(uint32_t sm) const = 0;
 };
+
+using CtaSchedulerFactory = std::unique_ptr<CtaScheduler> (*)(const CtaSchedulerOptions& options);
+using CtaSchedulerInfo = policy::Entry<CtaSchedulerFactory>;
+
+// The registered policies, in the order an error message lists them (an immutable table).
+std::span<const CtaSchedulerInfo> cta_schedulers();
 
 // Throws std::invalid_argument: "unknown CTA scheduler '<name>' (accepted: round-robin)" for an
 // unknown name; another message for sm_count 0.

@@ -18,10 +18,13 @@
 #include <span>
 #include <string_view>
 
+#include "policy/policy_registry.h"
 #include "sim/scoreboard_operands.h"
 
 namespace lockstep::sim {
 
+// The default of each implementation parameter is its declaration's (the implementation's file);
+// the contract test checks the two agree.
 struct ScoreboardOptions {
   uint32_t warps = 64;                 // warps per SM
   uint32_t registers_per_warp = 256;   // register slots per warp; every range must lie below this
@@ -81,13 +84,11 @@ class Scoreboard {
   virtual uint32_t pending_writes(uint32_t warp) const = 0;
 };
 
-struct ScoreboardKind {
-  std::string_view name;
-  std::string_view description;
-  std::unique_ptr<Scoreboard> (*make)(const ScoreboardOptions& options);
-};
+using ScoreboardFactory = std::unique_ptr<Scoreboard> (*)(const ScoreboardOptions& options);
+using ScoreboardKind = policy::Entry<ScoreboardFactory>;
 
-// The registered implementations, in the order error messages list them.
+// The registered implementations, in the order error messages list them (an immutable table;
+// sim/scoreboard/registry.cpp, one file per implementation in that folder).
 std::span<const ScoreboardKind> scoreboard_kinds();
 
 // Throws std::invalid_argument "unknown scoreboard '<name>' (accepted: bitmap, rid-table)", or for

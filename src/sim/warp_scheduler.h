@@ -2,8 +2,9 @@
 // Warp scheduler policies (seed 001 §3.4.1-3.4.3): each cycle, which of a scheduler's ready warps
 // issues. A scheduler owns a fixed set of warp slots (ids 0 .. warp_slots - 1 within its SM
 // partition); the SM decides readiness (I-buffer valid, scoreboard, unit free, no barrier) and
-// tells the scheduler what happened; the policy only orders. Policies are created by name:
-// lrr, gto, two-level (docs/timing-model.md, "WarpScheduler").
+// tells the scheduler what happened; the policy only orders. Policies are created by name, one
+// file each in sim/warp_scheduler/, listed by its registry.cpp (docs/timing-model.md,
+// "WarpScheduler"; the shape of the registry: policy/policy_registry.h).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "policy/policy_registry.h"
 
 namespace lockstep::sim {
 
@@ -47,6 +50,8 @@ class WarpSet {
   std::vector<uint64_t> words_;
 };
 
+// The default of each policy parameter is its declaration's (the policy's file); the contract test
+// checks the two agree.
 struct WarpSchedulerOptions {
   uint32_t warp_slots = 0;        // warps this scheduler owns, at least 1
   uint32_t fetch_group_size = 8;  // two-level: warps per fetch group (seed 001 fig 3-26 uses 8)
@@ -88,13 +93,9 @@ class WarpScheduler {
 
 using WarpSchedulerFactory = std::unique_ptr<WarpScheduler> (*)(const WarpSchedulerOptions&);
 
-struct WarpSchedulerInfo {
-  std::string_view name;
-  std::string_view description;
-  WarpSchedulerFactory make;
-};
+using WarpSchedulerInfo = policy::Entry<WarpSchedulerFactory>;
 
-// The registered policies, in a fixed order (an immutable table).
+// The registered policies, in a fixed order (an immutable table; sim/warp_scheduler/registry.cpp).
 std::span<const WarpSchedulerInfo> warp_schedulers();
 
 // Throws std::invalid_argument "unknown warp scheduler '<name>' (accepted: lrr, gto, two-level)"

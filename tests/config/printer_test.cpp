@@ -43,6 +43,19 @@ TEST(ConfigPrinter, NamesTheOverridesAndShowsTheirEffect) {
   EXPECT_NE(text.find("warp_size = 16\nmax_threads = 2048\nmax_warps = 128\n"), std::string::npos);
 }
 
+// A policy kind's key lists its registry's names, in registry order (policy/policy_registry.h).
+TEST(ConfigPrinter, PolicyKeysListTheRegisteredNames) {
+  const std::string text = format_config(effective_values("h100"), "h100", {});
+  EXPECT_NE(text.find("  # one of ipdom-stack, branch-barrier, thread-frontier, dwf, tbc, large-warp, sbi, swi\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nwarp_scheduler = \"gto\"  # one of lrr, gto, two-level\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nscoreboard = "), std::string::npos);
+  EXPECT_NE(text.find("  # one of bitmap, rid-table\n"), std::string::npos);
+  EXPECT_NE(text.find("\ncta_scheduler = \"round-robin\"\n"), std::string::npos) << "one name: nothing to list";
+  EXPECT_NE(text.find("\nreplacement = \"lru\"  # one of fifo, lru\n"), std::string::npos);
+}
+
 TEST(ConfigPrinter, OutputParsesBackToTheSameConfiguration) {
   for (const std::string& name : preset_names()) {
     SCOPED_TRACE(name);

@@ -383,4 +383,19 @@ std::unique_ptr<DivergenceUnit> make_branch_barrier(uint32_t yield_after) {
   return std::make_unique<BranchBarrier>(yield_after);
 }
 
+// DivergenceOptions::yield_after; dwf (dwf.cpp) runs branch barriers too and declares the same key.
+extern constinit const policy::Param kYieldAfterParams[1]{
+    {"sm.yield_after", 64, 1, 1 << 20,
+     "branch-barrier: backward branches a thread group takes in a row before it yields to the warp's other "
+     "threads (ipdom-stack ignores it)"},
+};
+
+namespace {
+std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions& o) { return make_branch_barrier(o.yield_after); }
+}  // namespace
+
+extern constinit const DivergenceUnitInfo kBranchBarrierDivergence{
+    "branch-barrier", "branch barriers with yield: a PC per thread (independent thread scheduling, cc 7.0+)",
+    kYieldAfterParams, make_entry};
+
 }  // namespace lockstep::func

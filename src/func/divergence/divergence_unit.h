@@ -4,12 +4,14 @@
 // owns the warp's PC and active mask (Warp::pc, Warp::active) and the cached reconvergence
 // PC (Warp::reconverge_at) that the engine compares against after every instruction.
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "func/divergence/divergence_counters.h"
 #include "func/lanes.h"
 #include "ir/program.h"
+#include "policy/policy_registry.h"
 
 namespace lockstep::func {
 
@@ -80,6 +82,13 @@ struct DivergenceOptions {
   // large-warp: consecutive warps of a block that make one large warp (the CtaRunner reads it).
   uint32_t large_warp_size = 4;
 };
+
+using DivergenceUnitFactory = std::unique_ptr<DivergenceUnit> (*)(const DivergenceOptions& options);
+using DivergenceUnitInfo = policy::Entry<DivergenceUnitFactory>;
+
+// The registered units, in the order error messages list them (an immutable table,
+// func/divergence/registry.cpp; shape: policy/policy_registry.h).
+std::span<const DivergenceUnitInfo> divergence_units();
 
 // The names make_divergence_unit knows, in the order error messages list them.
 const std::vector<std::string>& divergence_unit_names();

@@ -127,4 +127,12 @@ class IpdomStack final : public DivergenceUnit {
 
 std::unique_ptr<DivergenceUnit> make_ipdom_stack() { return std::make_unique<IpdomStack>(); }
 
+namespace {
+std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions&) { return make_ipdom_stack(); }
+}  // namespace
+
+extern constinit const DivergenceUnitInfo kIpdomStackDivergence{
+    "ipdom-stack", "the SIMT stack: divergent paths run in turn and reconverge at the immediate post-dominator",
+    {}, make_entry};
+
 }  // namespace lockstep::func

@@ -286,4 +286,12 @@ class ThreadFrontier final : public DivergenceUnit {
 
 std::unique_ptr<DivergenceUnit> make_thread_frontier() { return std::make_unique<ThreadFrontier>(); }
 
+namespace {
+std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions&) { return make_thread_frontier(); }
+}  // namespace
+
+extern constinit const DivergenceUnitInfo kThreadFrontierDivergence{
+    "thread-frontier", "thread frontiers: a PC per thread, the lowest PC first, paths merge at the first PC they share",
+    {}, make_entry};
+
 }  // namespace lockstep::func

@@ -27,10 +27,13 @@ class FifoPolicy final : public ReplacementPolicy {
   uint64_t clock_ = 0;
 };
 
-}  // namespace
-
-std::unique_ptr<ReplacementPolicy> replacement_detail::make_fifo(uint32_t sets, uint32_t ways) {
+std::unique_ptr<ReplacementPolicy> make_fifo(uint32_t sets, uint32_t ways) {
   return std::make_unique<FifoPolicy>(sets, ways);
 }
+
+}  // namespace
+
+extern constinit const ReplacementPolicyInfo kFifoReplacement{
+    "fifo", "evict the line installed first; hits do not matter", {}, make_fifo};
 
 }  // namespace lockstep::mem

@@ -28,10 +28,13 @@ class LruPolicy final : public ReplacementPolicy {
   uint64_t clock_ = 0;
 };
 
-}  // namespace
-
-std::unique_ptr<ReplacementPolicy> replacement_detail::make_lru(uint32_t sets, uint32_t ways) {
+std::unique_ptr<ReplacementPolicy> make_lru(uint32_t sets, uint32_t ways) {
   return std::make_unique<LruPolicy>(sets, ways);
 }
+
+}  // namespace
+
+extern constinit const ReplacementPolicyInfo kLruReplacement{
+    "lru", "evict the line used least recently", {}, make_lru};
 
 }  // namespace lockstep::mem

@@ -1,17 +1,12 @@
 #pragma once
-// Private to the replacement folder: the factories the registry (replacement_policy.cpp) lists,
-// and the stamp search both stamp-ordered policies share. Users go through
-// make_replacement_policy.
+// Private to the replacement folder: the stamp search both stamp-ordered policies share. Users go
+// through make_replacement_policy.
 #include <cstdint>
-#include <memory>
 #include <span>
 
 #include "mem/replacement/replacement_policy.h"
 
 namespace lockstep::mem::replacement_detail {
-
-std::unique_ptr<ReplacementPolicy> make_fifo(uint32_t sets, uint32_t ways);
-std::unique_ptr<ReplacementPolicy> make_lru(uint32_t sets, uint32_t ways);
 
 // The candidate way of `set` with the smallest stamp (stamp 0 = empty, so empty ways come first),
 // the lowest way among equals. `stamps` has one entry per line; candidates is not zero.

@@ -2,7 +2,8 @@
 // Replacement policies of the sectored caches (L1 data, constant, L2 slices): which way of a set
 // gives up its line when a new line is installed. A policy owns its per-line metadata (style rule
 // 8); the cache tells it what happened and asks it for a victim. Policies are made by name:
-// "fifo", "lru" (one file each in this folder, listed by the registry in replacement_policy.cpp).
+// "fifo", "lru" (one file each in this folder, listed by the registry in registry.cpp; the shape of
+// the registry: policy/policy_registry.h).
 //
 // Line index = set * ways + way, for set < sets and way < ways. A line that was never filled
 // since construction (or was invalidated since) is "empty".
@@ -11,6 +12,8 @@
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "policy/policy_registry.h"
 
 namespace lockstep::mem {
 
@@ -38,11 +41,7 @@ class ReplacementPolicy {
 using ReplacementPolicyFactory = std::unique_ptr<ReplacementPolicy> (*)(uint32_t sets,
                                                                         uint32_t ways);
 
-struct ReplacementPolicyInfo {
-  std::string_view name;         // what users select
-  std::string_view description;  // one line, for `lockstep config` and the docs
-  ReplacementPolicyFactory make;
-};
+using ReplacementPolicyInfo = policy::Entry<ReplacementPolicyFactory>;
 
 // Every registered policy, in the order error messages list them (one immutable table).
 std::span<const ReplacementPolicyInfo> replacement_policies();

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scoreboard_impls.h"
+#include "sim/scoreboard/scoreboard_impls.h"
 
 namespace lockstep::sim {
 namespace {
@@ -137,9 +137,7 @@ class RidTableScoreboard final : public Scoreboard {
   std::vector<uint32_t> slots_used_;   // per warp: bit t set when token t is alive
 };
 
-}  // namespace
-
-std::unique_ptr<Scoreboard> scoreboard_detail::make_rid_table(const ScoreboardOptions& options) {
+std::unique_ptr<Scoreboard> make_rid_table(const ScoreboardOptions& options) {
   if (options.rid_entries < 1 || options.rid_entries > 32)
     throw std::invalid_argument("rid-table scoreboard: rid_entries must be 1..32, got " +
                                 std::to_string(options.rid_entries));
@@ -148,5 +146,19 @@ std::unique_ptr<Scoreboard> scoreboard_detail::make_rid_table(const ScoreboardOp
                                 std::to_string(options.decoded_per_warp));
   return std::make_unique<RidTableScoreboard>(options);
 }
+
+// ScoreboardOptions::rid_entries; fig 3-32 (the NVIDIA patent) has 6. decoded_per_warp is not a
+// key of its own: the SM sets it from timing.ibuffer_entries.
+constexpr policy::Param kParams[] = {
+    {"timing.rid_entries", 6, 1, 32,
+     "pending destination-register entries per warp of the rid-table scoreboard (bitmap ignores it); "
+     "a warp whose table is full cannot issue a writing instruction"},
+};
+
+}  // namespace
+
+extern constinit const ScoreboardKind kRidTableScoreboard{
+    "rid-table", "per-warp table of N (first register, size) entries with dependency masks (seed 001 fig 3-32)",
+    kParams, make_rid_table};
 
 }  // namespace lockstep::sim

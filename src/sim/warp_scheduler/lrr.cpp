@@ -26,10 +26,13 @@ class LrrWarpScheduler final : public WarpScheduler {
   uint32_t last_issued_;  // starts at the last slot, so warp 0 has the first turn
 };
 
-}  // namespace
-
-std::unique_ptr<WarpScheduler> make_lrr_warp_scheduler(const WarpSchedulerOptions& options) {
+std::unique_ptr<WarpScheduler> make_lrr(const WarpSchedulerOptions& options) {
   return std::make_unique<LrrWarpScheduler>(options.warp_slots);
 }
+
+}  // namespace
+
+extern constinit const WarpSchedulerInfo kLrrWarpScheduler{
+    "lrr", "loose round robin: the first ready warp after the last one issued (seed 001 fig 3-24)", {}, make_lrr};
 
 }  // namespace lockstep::sim

@@ -35,10 +35,16 @@ class GtoWarpScheduler final : public WarpScheduler {
   uint32_t greedy_ = kNoWarp;  // the warp issued last
 };
 
-}  // namespace
-
-std::unique_ptr<WarpScheduler> make_gto_warp_scheduler(const WarpSchedulerOptions& options) {
+std::unique_ptr<WarpScheduler> make_gto(const WarpSchedulerOptions& options) {
   return std::make_unique<GtoWarpScheduler>(options.warp_slots);
 }
+
+}  // namespace
+
+extern constinit const WarpSchedulerInfo kGtoWarpScheduler{
+    "gto",
+    "greedy then oldest: the last warp issued while it is ready, else the oldest ready warp (seed 001 fig 3-24)",
+    {},
+    make_gto};
 
 }  // namespace lockstep::sim

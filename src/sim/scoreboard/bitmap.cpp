@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scoreboard_impls.h"
+#include "sim/scoreboard/scoreboard_impls.h"
 
 namespace lockstep::sim {
 namespace {
@@ -90,10 +90,13 @@ class BitmapScoreboard final : public Scoreboard {
   std::vector<uint32_t> pending_;  // per warp: handles not yet released
 };
 
-}  // namespace
-
-std::unique_ptr<Scoreboard> scoreboard_detail::make_bitmap(const ScoreboardOptions& options) {
+std::unique_ptr<Scoreboard> make_bitmap(const ScoreboardOptions& options) {
   return std::make_unique<BitmapScoreboard>(options);
 }
+
+}  // namespace
+
+extern constinit const ScoreboardKind kBitmapScoreboard{
+    "bitmap", "one pending bit per register per warp (seed 001 §3.5.2)", {}, make_bitmap};
 
 }  // namespace lockstep::sim

@@ -90,13 +90,26 @@ class TwoLevelWarpScheduler final : public WarpScheduler {
   WarpSet waiting_;  // waiting on a long-latency operation
 };
 
-}  // namespace
-
-std::unique_ptr<WarpScheduler> make_two_level_warp_scheduler(const WarpSchedulerOptions& options) {
+std::unique_ptr<WarpScheduler> make_two_level(const WarpSchedulerOptions& options) {
   if (options.fetch_group_size == 0)
     throw std::invalid_argument(
         "warp scheduler 'two-level' needs a fetch group of at least one warp");
   return std::make_unique<TwoLevelWarpScheduler>(options.warp_slots, options.fetch_group_size);
 }
+
+// WarpSchedulerOptions::fetch_group_size; seed 001 fig 3-26 uses groups of 8.
+constexpr policy::Param kParams[] = {
+    {"timing.fetch_group_size", 8, 1, 1024,
+     "warps per fetch group of the two-level scheduler (other schedulers ignore it)"},
+};
+
+}  // namespace
+
+extern constinit const WarpSchedulerInfo kTwoLevelWarpScheduler{
+    "two-level",
+    "fetch groups in priority order, round robin inside; a group whose warps all wait on long-latency "
+    "operations drops to the lowest priority (seed 001 figs 3-25, 3-26)",
+    kParams,
+    make_two_level};
 
 }  // namespace lockstep::sim

@@ -64,10 +64,14 @@ class RoundRobinCtaScheduler final : public CtaScheduler {
   uint32_t last_sm_ = 0;
 };
 
-}  // namespace
-
-std::unique_ptr<CtaScheduler> make_round_robin_cta_scheduler(const CtaSchedulerOptions& options) {
+std::unique_ptr<CtaScheduler> make_round_robin(const CtaSchedulerOptions& options) {
   return std::make_unique<RoundRobinCtaScheduler>(options);
 }
+
+}  // namespace
+
+extern constinit const CtaSchedulerInfo kRoundRobinCtaScheduler{
+    "round-robin", "rounds over the SMs, then each freed slot in completion order (seed 001 fig 3-33)", {},
+    make_round_robin};
 
 }  // namespace lockstep::sim

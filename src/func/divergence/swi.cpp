@@ -1,0 +1,17 @@
+// swi: simultaneous warp interweaving. As sbi (sbi.cpp), and when a warp has no sibling path to
+// co-issue, the CtaRunner fills its idle lanes with another warp's path at another PC
+// (cta_co_issue.cpp). Functional mode only.
+#include "func/divergence/divergence_unit.h"
+#include "func/divergence/unit_factories.h"
+
+namespace lockstep::func {
+
+namespace {
+std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions&) { return make_ipdom_stack(); }
+}  // namespace
+
+extern constinit const DivergenceUnitInfo kSwiDivergence{
+    "swi", "sbi, or else another warp's path at another PC on the idle lanes (functional mode only)",
+    {}, make_entry};
+
+}  // namespace lockstep::func
