@@ -111,6 +111,7 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
   c.cta.shared.assign(c.cta.shared_size, 0);
   c.runner->start(c.cta);
   c.forms = c.runner->forms_warps();
+  if (c.forms) ++forming_blocks_;
   c.planned = false;
   std::vector<func::Warp>& block_warps = c.runner->warps();
   c.warp_slots.resize(block_warps.size());
@@ -579,7 +580,10 @@ void Sm::finish_block(uint32_t cta_slot) {
     part.running.reset(local_of(slot));
     part.scheduler->on_warp_removed(local_of(slot));
   }
-  if (c.forms) stats_.divergence += c.runner->take_stack_counters();
+  if (c.forms) {
+    stats_.divergence += c.runner->take_stack_counters();
+    --forming_blocks_;
+  }
   mark_dirty();
   resident_warps_ -= static_cast<uint32_t>(c.warp_slots.size());
   --resident_blocks_;

@@ -309,6 +309,7 @@ class Sm {
   uint64_t sequence_ = 0;
   uint64_t block_age_ = 0;
   uint32_t resident_blocks_ = 0;
+  uint32_t forming_blocks_ = 0;  // resident blocks that form warps: without one, no planning per cycle
   uint32_t resident_warps_ = 0;
   uint64_t idle_since_ = 0;  // while idle(): the first cycle not yet charged
   std::vector<uint64_t> finished_;

@@ -39,6 +39,7 @@ uint64_t formed_threads(const func::FormedIssue& issue, size_t k) {
 }  // namespace
 
 bool Sm::plan_formed_issues() {
+  if (forming_blocks_ == 0) return false;
   bool planned = false;
   for (CtaSlot& c : ctas_) {
     if (!c.busy || !c.forms || c.planned) continue;
