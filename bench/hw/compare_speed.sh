@@ -4,12 +4,12 @@
 # memory-bound saxpy, twice each, then both workloads on 16 threads. The binaries and the shared
 # libraries they need (libfmt) are carried in one folder.
 #
-#   bash bench/hw/compare_speed.sh FOLDER   # FOLDER holds base_bench, new_bench, libfmt.so.* (and base_wmma, new_wmma)
+#   [ROUNDS=N] bash bench/hw/compare_speed.sh FOLDER   # FOLDER holds base_bench, new_bench, libfmt.so.* (and base_wmma, new_wmma)
 set -euo pipefail
 dir="$1"
 export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo "# bench/hw/compare_speed.sh, $(date -u +%Y-%m-%d), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p')"
-for round in 1 2; do
+for round in $(seq "${ROUNDS:-2}"); do
   for threads in 1 2; do
     for build in base new; do
       echo "## $build, --threads $threads (round $round)"
