@@ -201,9 +201,9 @@ class Sm {
     uint32_t writebacks = 0;               // results written in the current cycle
     uint64_t writeback_cycle = 0;
     // The issue stage's scan of a partition that issued nothing holds until an event touches
-    // one of its warps (a writeback, a fetch, an issue anywhere in the SM, a block, the LD/ST
-    // unit moving) or the clock reaches a cycle the scan depended on (a fetch, a unit, a
-    // collector freeing). Until then the stage charges the same reasons without scanning:
+    // one of its warps (a writeback, a fetch, an issue in the partition, a block starting or
+    // ending, a CTA barrier's release, the LD/ST unit's room changing) or the clock reaches a
+    // cycle the scan depended on (a fetch, a unit, a collector freeing). Until then the stage charges the same reasons without scanning:
     // most partitions of a memory-bound kernel wait most cycles.
     bool dirty = true;
     uint64_t scan_valid_until = 0;         // the first cycle the last scan may not hold in
