@@ -4,6 +4,7 @@
 // (cudaLaunchHostFunc, cudaStreamAddCallback) run at once outside capture: everything issued
 // before them has completed.
 #include <algorithm>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -18,15 +19,23 @@ cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue);
 // The legacy default stream synchronizes with every blocking stream, so it cannot capture.
 bool is_legacy_stream(cudaStream_t stream) { return stream == nullptr || stream == cudaStreamLegacy; }
 
+// A program may pass any number as the mode. Its bytes are read as an integer: loading a value
+// outside the enumerators as the enum itself is undefined behaviour (UBSan reports it).
+bool is_capture_mode(const cudaStreamCaptureMode& mode) {
+  int raw = 0;
+  static_assert(sizeof raw == sizeof mode);
+  std::memcpy(&raw, &mode, sizeof raw);
+  return raw == cudaStreamCaptureModeGlobal || raw == cudaStreamCaptureModeThreadLocal ||
+         raw == cudaStreamCaptureModeRelaxed;
+}
+
 }  // namespace
 
 extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
   const RuntimeHandle r = process_runtime();
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   if (is_legacy_stream(stream)) return r->record(cudaErrorStreamCaptureUnsupported);
-  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
-      mode != cudaStreamCaptureModeRelaxed)
-    return invalid();
+  if (!is_capture_mode(mode)) return invalid();
   if (r->capturing(stream)) return r->record(cudaErrorIllegalState);
   return guarded([&] { return r->record(r->captures().begin(stream, mode, r->graph_table().create())); });
 }
@@ -46,9 +55,7 @@ extern "C" cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGr
   const RuntimeHandle r = process_runtime();
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   if (is_legacy_stream(stream)) return r->record(cudaErrorStreamCaptureUnsupported);
-  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
-      mode != cudaStreamCaptureModeRelaxed)
-    return invalid();
+  if (!is_capture_mode(mode)) return invalid();
   Graph* g = r->graph_table().graph(graph);
   if (g == nullptr || (numDependencies > 0 && dependencies == nullptr)) return invalid();
   // As cudaGraphAddDependencies: only default edges mean something here.
@@ -146,9 +153,7 @@ extern "C" cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaSt
 
 extern "C" cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
   if (mode == nullptr) return invalid();
-  if (*mode != cudaStreamCaptureModeGlobal && *mode != cudaStreamCaptureModeThreadLocal &&
-      *mode != cudaStreamCaptureModeRelaxed)
-    return invalid();
+  if (!is_capture_mode(*mode)) return invalid();
   *mode = process_runtime()->captures().exchange_mode(*mode);
   return cudaSuccess;
 }
