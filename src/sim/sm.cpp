@@ -240,55 +240,6 @@ bool Sm::writeback(uint64_t now) {
   return changed;
 }
 
-StallReason Sm::dependency_reason(uint32_t slot, const InstOperands& ops) const {
-  const size_t base = static_cast<size_t>(slot) * registers_per_warp_;
-  uint8_t worst = kNotPending;
-  auto scan = [&](std::span<const RegRange> ranges) {
-    for (const RegRange& r : ranges)
-      for (uint32_t i = 0; i < r.count; ++i) worst = std::max(worst, pending_kind_[base + r.first + i]);
-  };
-  scan(ops.srcs());
-  scan(ops.dsts());
-  if (worst == kTextureFetch) return StallReason::kTexture;
-  if (worst == kConstantMissing) return StallReason::kConstantMiss;
-  if (worst == kMemory) return StallReason::kMemoryDependency;
-  return StallReason::kExecutionDependency;
-}
-
-StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const {
-  // An exited warp, or one at a CTA barrier, holds that reason from the issue that put it there
-  // (after_issue), so the warps classified here are running: their functional state stays out
-  // of the scan.
-  const WarpSlot& ws = warps_[slot];
-  if (ws.formed) return classify_formed(slot, now, unit_free);
-  if (ibuffer_.count(slot) == 0) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
-  if (ws.ready_at > now) return StallReason::kDivergence;
-  const IBufferEntry& head = ibuffer_.front(slot);
-  const InstTiming& t = (*ctx_.timing)[head.pc];
-  if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
-  switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
-    case IssueCheck::kReady: break;
-    case IssueCheck::kRawHazard:
-    case IssueCheck::kWawHazard: return dependency_reason(slot, t.operands);
-    case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
-  }
-  if (through_ldst(t) && !ldst_->can_accept()) return StallReason::kMemoryThrottle;
-  return unit_reason(slot, t, now, unit_free);
-}
-
-StallReason Sm::unit_reason(uint32_t slot, const InstTiming& t, uint64_t now, uint64_t* unit_free) const {
-  const Partition& part = partitions_[partition_of(slot)];
-  const ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
-  if (!unit.can_accept(now)) {
-    if (unit_free != nullptr) *unit_free = unit.next_free_cycle();
-    return StallReason::kPipelineBusy;
-  }
-  const bool collector = std::any_of(part.collector_free.begin(), part.collector_free.end(),
-                                     [now](uint64_t free) { return free <= now; });
-  if (!collector) return StallReason::kPipelineBusy;
-  return StallReason::kNotSelected;  // ready: issued, or passed over by the policy
-}
-
 bool Sm::issue(uint32_t p, uint64_t now) {
   Partition& part = partitions_[p];
   if (!part.dirty && now < part.scan_valid_until) {
@@ -532,25 +483,6 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
     }
   }
   if (w.status == func::Warp::Status::Exited && ws.in_flight == 0) finish_block(ws.cta_slot);
-}
-
-void Sm::set_held(uint32_t slot, StallReason reason) {
-  Partition& part = partitions_[partition_of(slot)];
-  const uint32_t local = local_of(slot);
-  StallReason& h = part.held[local];
-  if (h == reason) return;
-  if (h == StallReason::kNotSelected) part.running.reset(local);
-  else --part.held_counts[static_cast<size_t>(h)];
-  if (reason == StallReason::kNotSelected) part.running.set(local);
-  else ++part.held_counts[static_cast<size_t>(reason)];
-  h = reason;
-}
-
-void Sm::end_barrier_holds(uint32_t cta_slot) {
-  for (uint32_t slot : ctas_[cta_slot].warp_slots) {
-    if (held(slot) == StallReason::kBarrier && warps_[slot].warp->status != func::Warp::Status::AtBarrier)
-      set_held(slot, StallReason::kNotSelected);
-  }
 }
 
 void Sm::flush(uint32_t slot) {
