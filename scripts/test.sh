@@ -16,8 +16,13 @@ if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOCKSTEP_SANITIZE=ON \
         -DLOCKSTEP_BENCH=OFF -DLOCKSTEP_EXAMPLES=OFF -DLOCKSTEP_HOST_TESTS=OFF > /dev/null
   cmake --build build-asan -j"$jobs"
+  # The kernel matrix (tests/kernels) in a bounded form: the release stage above ran all of it.
+  # Here the older architectures run at warp size 32 only (8 and 64 lanes on sm_90 stay), and
+  # the divergence units other than the default run on 8-lane warps, where more warps split
+  # (the 32-lane functional cases of those units are left out).
+  asan_skip='^Arch/.*/(sm75|sm80)_warp(8|64) |^Arch/.*/sm90_warp32_(thread_frontier|dwf|tbc|large_warp|sbi|swi) '
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE "slow|host"
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE "slow|host" -E "$asan_skip"
 fi
 
 if [ "${SKIP_TSAN:-0}" != 1 ]; then
