@@ -34,6 +34,7 @@ struct Range {
 
 struct Published {
   Range shared, l1, l2, dram;  // latencies, cycles
+  Range far_l2;                // a chase past the near L2 partition, inside the whole L2
   Range l2_bandwidth;          // TB/s, read (the published benchmarks read and sum)
 };
 
@@ -42,10 +43,12 @@ struct Published {
 // source does not give), so the h100 preset (SXM5) has no L2 band, and h200 (the SXM5's SMs,
 // clock and slices) is held to the H200's.
 Published published(const std::string& gpu) {
-  const Published h100{{29, 29}, {32, 40}, {260, 291}, {570, 700}, {}};
-  if (gpu == "a100") return {{28, 29}, {33, 39}, {200, 210}, {518, 552}, {5.4, 5.5}};
-  if (gpu == "v100") return {{19, 20}, {28, 36}, {193, 221}, {425, 460}, {2.3, 2.45}};
-  if (gpu == "h200") return {h100.shared, h100.l1, h100.l2, h100.dram, {9.7, 13.5}};
+  // Far L2: the plateaus of RRZE's chase between half the L2 and all of it (§2b: A100 397-412
+  // at 26-33 MB, GH200 480-512 at 40-50 MB); V100 has a single L2.
+  const Published h100{{29, 29}, {32, 40}, {260, 291}, {570, 700}, {480, 512}, {}};
+  if (gpu == "a100") return {{28, 29}, {33, 39}, {200, 210}, {518, 552}, {397, 412}, {5.4, 5.5}};
+  if (gpu == "v100") return {{19, 20}, {28, 36}, {193, 221}, {425, 460}, {}, {2.3, 2.45}};
+  if (gpu == "h200") return {h100.shared, h100.l1, h100.l2, h100.dram, h100.far_l2, {9.7, 13.5}};
   return h100;
 }
 
@@ -151,6 +154,15 @@ void run_preset(const std::string& name, bool quick, const std::vector<std::stri
   const uint64_t l2_lines = quick ? 4096 : 16384;  // 512 KiB or 2 MiB: past every L1, inside every L2
   row(fmt::format("L2 chase ({} KiB)", l2_lines * 128 / 1024), p.l2,
       static_cast<double>(b.chase(l2_lines * 128, l2_lines, 2048, static_cast<int>(l2_lines), 2)), "cycles");
+  if (gpu.l2.sides > 1) {
+    // Three quarters of the L2: past the near half, inside the whole. One pass warms it (the
+    // near half keeps the last lines, the far half what the near one replaced); the timed
+    // steps then find each line in the far half.
+    const uint64_t far_lines = uint64_t{gpu.gpu.l2_kib} * 1024 / 128 * 3 / 4;
+    row(fmt::format("far-L2 chase ({} MiB)", far_lines * 128 >> 20), p.far_l2,
+        static_cast<double>(b.chase(far_lines * 128, far_lines, quick ? 512 : 2048, static_cast<int>(far_lines), 4)),
+        "cycles");
+  }
   row("DRAM chase (128 MiB, cold lines)", p.dram,
       static_cast<double>(b.chase(128ull << 20, quick ? 512 : 2048, quick ? 512 : 2048, 0, 3)), "cycles");
   const double peak = 2.0 * gpu.dram.bus_bytes * gpu.dram.channels * gpu.gpu.memory_clock_mhz * 1e6 / 1e12;

@@ -144,6 +144,10 @@ void read_memory_system(const ConfigValues& v, GpuConfig& g) {
   l2.mshr_max_merge = u32(v, "l2.mshr_max_merge");
   l2.queue = u32(v, "l2.queue");
   l2.xor_hash = v.get_string("l2.hash") == "xor";
+  l2.sides = u32(v, "l2.sides");
+  l2.far_latency = u32(v, "l2.far_latency");
+  if (l2.slices % l2.sides != 0)
+    inconsistent(fmt::format("l2.slices ({}) does not split evenly into l2.sides ({})", l2.slices, l2.sides));
   // Every slice holds whole sets: the L2's geometry is exact, never rounded.
   const uint64_t set_bytes = uint64_t{l1.line_bytes} * l2.ways;
   const uint64_t l2_bytes = uint64_t{g.gpu.l2_kib} * 1024;

@@ -88,6 +88,8 @@ struct GpuConfig {
     std::string replacement;
     uint32_t hit_latency = 0, atomic_latency = 0, mshr_entries = 0, mshr_max_merge = 0, queue = 0;
     bool xor_hash = true;  // l2.hash: "xor" (true) or "linear"
+    uint32_t sides = 1;    // 2: near and far partitions (mem/memory_system.h)
+    uint32_t far_latency = 0;
   } l2;
 
   struct Interconnect {

@@ -54,6 +54,10 @@ void add_memory_options(std::vector<OptionSpec>& s) {
   s.push_back(choice("l2.hash", {"xor", "linear"},
                      "which slice and channel a line belongs to: linear (line modulo the count) or xor (upper "
                      "address bits folded in, so power-of-two strides spread)"));
+  s.push_back(integer("l2.sides", 1, 2,
+                      "1, or 2: near and far L2 partitions, each the near L2 of half the SMs and the store of what "
+                      "the other half replaced"));
+  s.push_back(integer("l2.far_latency", 0, 10000, "with 2 sides: cycles from a slice's miss to the far slice's data"));
 
   s.push_back(integer("interconnect.latency", 1, 10000, "cycles a packet takes through the crossbar, each way"));
   s.push_back(integer("interconnect.flit_bytes", 1, 4096, "bytes a crossbar port moves per cycle"));

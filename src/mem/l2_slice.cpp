@@ -30,7 +30,8 @@ L2Slice::L2Slice(const L2SliceOptions& options)
       cache_(options.cache),
       input_(options.input_queue),
       output_(options.output_queue),
-      to_dram_(options.dram_queue) {
+      to_dram_(options.dram_queue),
+      to_far_(options.victims_to_far ? options.dram_queue : 1) {
   // The cache never lets more requests wait than it has merge slots, so this pool never runs dry.
   const std::size_t slots =
       static_cast<std::size_t>(options.cache.mshr_entries) * options.cache.mshr_max_merge;
@@ -90,12 +91,10 @@ bool L2Slice::process_read(const MemRequest& request, uint64_t now) {
 
 bool L2Slice::process_write(const MemRequest& request, uint64_t now) {
   if (output_.full()) return stall(stats_.output_queue_stalls, Blocked::kOutputQueue);
-  // An absent line is installed and may push out a dirty victim: keep room for its write-back.
-  if (!cache_.present(request.line) && to_dram_.full())
-    return stall(stats_.dram_queue_stalls, Blocked::kDramQueue);
-  const WriteResult result = cache_.write(request.line, request.sectors);
-  if (result.evicted_dirty)
-    send_dram(result.evicted_line, result.evicted_sectors, AccessKind::kWrite, now);
+  // An absent line is installed and may push out a victim: keep room for where it goes.
+  if (!cache_.present(request.line) && replaced_queue_full())
+    return stall(stats_.dram_queue_stalls, options_.victims_to_far ? Blocked::kFarQueue : Blocked::kDramQueue);
+  send_replaced(cache_.write(request.line, request.sectors).evicted, now);
   respond(request, now);
   return true;
 }
@@ -115,6 +114,29 @@ void L2Slice::send_dram(uint64_t line, uint32_t sectors, AccessKind kind, uint64
   ++(kind == AccessKind::kWrite ? stats_.dram_writes : stats_.dram_reads);
 }
 
+void L2Slice::send_replaced(const Eviction& evicted, uint64_t now) {
+  if (!evicted.evicted) return;
+  if (options_.victims_to_far) {
+    to_far_.push(Victim{evicted.line, evicted.sectors, evicted.dirty_sectors});
+    ++stats_.victims_out;
+  } else if (evicted.dirty_sectors != 0) {
+    send_dram(evicted.line, evicted.dirty_sectors, AccessKind::kWrite, now);
+  }
+}
+
+void L2Slice::victim_pop() {
+  to_far_.pop();
+  if (blocked_ == Blocked::kFarQueue) blocked_ = Blocked::kNo;
+}
+
+void L2Slice::insert_victim(const Victim& victim, uint64_t now) {
+  assert(can_insert_victim());
+  Eviction evicted;
+  cache_.insert(victim.line, victim.sectors, victim.dirty, evicted);
+  if (evicted.dirty_sectors != 0) send_dram(evicted.line, evicted.dirty_sectors, AccessKind::kWrite, now);
+  ++stats_.victims_in;
+}
+
 bool L2Slice::stall(uint64_t& counter, Blocked reason) {
   ++counter;
   blocked_ = reason;
@@ -128,7 +150,7 @@ void L2Slice::dram_pop() {
 
 bool L2Slice::can_fill(uint64_t line) const {
   return output_.capacity() - output_.size() >= options_.cache.mshr_max_merge &&
-         (cache_.present(line) || !to_dram_.full());
+         (cache_.present(line) || !replaced_queue_full());
 }
 
 void L2Slice::dram_fill(uint64_t line, uint32_t sectors, uint64_t now) {
@@ -136,8 +158,7 @@ void L2Slice::dram_fill(uint64_t line, uint32_t sectors, uint64_t now) {
   ready_.clear();
   Eviction evicted;
   cache_.fill(line, sectors, ready_, &evicted);
-  if (evicted.dirty_sectors != 0)
-    send_dram(evicted.line, evicted.dirty_sectors, AccessKind::kWrite, now);
+  send_replaced(evicted, now);
   for (uint64_t token : ready_) {
     const auto slot = static_cast<uint32_t>(token);
     respond(waiting_[slot], now);
@@ -157,7 +178,7 @@ void L2Slice::response_pop() {
 
 uint64_t L2Slice::next_event(uint64_t now) const {
   uint64_t next = UINT64_MAX;
-  if (!to_dram_.empty()) next = now;
+  if (!to_dram_.empty() || !to_far_.empty()) next = now;
   if (!output_.empty()) next = std::min(next, std::max(now, output_.front().ready));
   if (!input_.empty() && blocked_ == Blocked::kNo)
     next = std::min(next, std::max(now, input_.front().accepted));

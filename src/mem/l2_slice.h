@@ -20,6 +20,13 @@
 // DRAM requests carry source 0, token 0 and issued = the cycle they were made; the partition
 // matches a DRAM read's return by line and sectors (dram_fill), and a DRAM write (kind kWrite)
 // needs no return.
+//
+// Near and far (the two L2 partitions of A100 and H100, memory_system.h): with
+// victims_to_far, a slice is the near L2 of its side's SMs and the victim store of the other
+// side. A line this slice replaces while serving its own side (a fill, an allocating write) goes
+// out through the to-far queue, clean or dirty, instead of being written back or dropped; the
+// partition inserts it into the paired slice of the other side (insert_victim), and what that
+// replaces is written back if dirty, else dropped, so lines never bounce back and forth.
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +43,14 @@ struct L2SliceOptions {
   uint32_t input_queue = 8;     // requests waiting to be processed, >= 1
   uint32_t output_queue = 8;    // responses waiting to leave, >= cache.mshr_max_merge
   uint32_t dram_queue = 8;      // requests waiting to go to DRAM, >= 1
+  bool victims_to_far = false;  // replaced lines go to the far partition (see above)
+};
+
+// A line on its way to the far partition's slice.
+struct Victim {
+  uint64_t line = 0;
+  uint32_t sectors = 0;  // valid
+  uint32_t dirty = 0;    // a subset of sectors
 };
 
 struct L2SliceStats {
@@ -47,6 +62,8 @@ struct L2SliceStats {
   uint64_t reservation_stalls = 0;   // cycles the head waited for an MSHR entry or merge slot
   uint64_t dram_queue_stalls = 0;    // cycles the head waited for room in the to-DRAM queue
   uint64_t output_queue_stalls = 0;  // cycles the head waited for room in the output queue
+  uint64_t victims_out = 0;  // lines sent to the far partition
+  uint64_t victims_in = 0;   // lines kept for the far partition
 };
 
 class L2Slice {
@@ -72,6 +89,14 @@ class L2Slice {
   // Data for `sectors` of `line` came back from DRAM in cycle `now`. Caller: can_fill(line).
   void dram_fill(uint64_t line, uint32_t sectors, uint64_t now);
 
+  bool has_victim() const { return !to_far_.empty(); }
+  const Victim& victim_front() const { return to_far_.front(); }
+  void victim_pop();
+  // True when insert_victim may be called now: room for the write-back it may cause.
+  bool can_insert_victim() const { return !to_dram_.full(); }
+  // Keeps a line the other side's slice replaced (see above). Caller: can_insert_victim().
+  void insert_victim(const Victim& victim, uint64_t now);
+
   bool has_response(uint64_t now) const;
   const MemRequest& response_front() const { return output_.front().request; }
   void response_pop();
@@ -88,7 +113,7 @@ class L2Slice {
  private:
   // Why the head last stalled: only the matching outside event (a fill frees an MSHR, a DRAM pop
   // or a response pop frees a slot) can unblock it, so next_event need not retry before that.
-  enum class Blocked : uint8_t { kNo, kMshr, kDramQueue, kOutputQueue };
+  enum class Blocked : uint8_t { kNo, kMshr, kDramQueue, kFarQueue, kOutputQueue };
 
   struct Arrival {
     MemRequest request;
@@ -104,6 +129,10 @@ class L2Slice {
   void respond(const MemRequest& request,
                uint64_t now);  // adds the kind's latency; marks atomics dirty
   void send_dram(uint64_t line, uint32_t sectors, AccessKind kind, uint64_t now);
+  // Where a line replaced while serving this side goes: the far partition, or DRAM if dirty.
+  void send_replaced(const Eviction& evicted, uint64_t now);
+  // True when the queue a replaced line would go to is full.
+  bool replaced_queue_full() const { return options_.victims_to_far ? to_far_.full() : to_dram_.full(); }
   // The head could not be processed for `reason`: counts the cycle; returns false.
   bool stall(uint64_t& counter, Blocked reason);
 
@@ -112,6 +141,7 @@ class L2Slice {
   RingBuffer<Arrival> input_;
   RingBuffer<Response> output_;
   RingBuffer<MemRequest> to_dram_;
+  RingBuffer<Victim> to_far_;  // empty unless victims_to_far
   std::vector<MemRequest> waiting_;     // requests parked on the MSHRs; the cache's token = index
   std::vector<uint32_t> free_waiting_;  // free indices of waiting_ (a stack)
   std::vector<uint64_t> ready_;         // scratch for SectorCache::fill, mshr_max_merge reserved

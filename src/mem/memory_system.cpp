@@ -29,8 +29,19 @@ MemorySystem::MemorySystem(const MemorySystemOptions& options)
       responses_(network(options.network, options.slices, options.sms)) {
   if (options.slices == 0 || options.channels == 0)
     throw std::invalid_argument("a memory system needs at least one L2 slice and one DRAM channel");
+  if ((options.sides != 1 && options.sides != 2) || options.slices % options.sides != 0)
+    throw std::invalid_argument(fmt::format("the L2 has 1 or 2 sides that split its {} slices evenly, not {}",
+                                            options.slices, options.sides));
+  per_side_ = options.slices / options.sides;
+  L2SliceOptions slice = options.slice;
+  slice.victims_to_far = options.sides > 1;
   slices_.reserve(options.slices);
-  for (uint32_t s = 0; s < options.slices; ++s) slices_.emplace_back(options.slice);
+  for (uint32_t s = 0; s < options.slices; ++s) slices_.emplace_back(slice);
+  if (options.sides > 1) {
+    // Far look-ups in flight per slice: about one per MSHR entry (a full pipe stalls the slice's
+    // misses like a full DRAM queue).
+    for (uint32_t s = 0; s < options.slices; ++s) far_returning_.emplace_back(options.slice.cache.mshr_entries);
+  }
   channels_.reserve(options.channels);
   // The controller's pipeline holds at most what its channel can complete while a read crosses
   // it (about one burst per DRAM clock) plus the channel's queues.
@@ -40,13 +51,15 @@ MemorySystem::MemorySystem(const MemorySystemOptions& options)
     returning_.emplace_back(in_pipeline);
   }
   channel_wake_.assign(options.channels, 0);
-  // The partitions (see the header): slice = h % slices and channel = h % channels for the
-  // same h, so when one count divides the other, the larger side's index modulo the smaller
-  // count names the partition; otherwise every slice may meet every channel and there is one.
-  const uint32_t slices = options.slices, channels = options.channels;
+  // The partitions (see the header): slice = side * per_side + h % per_side and channel =
+  // h % channels for the same h, so when one count divides the other, the larger one's index
+  // modulo the smaller count names the partition; otherwise every slice may meet every channel
+  // and there is one. A slice and its far pair share the index within their halves, so they
+  // are in the same partition.
+  const uint32_t slices = per_side_, channels = options.channels;
   const uint32_t count = slices % channels == 0 ? channels : channels % slices == 0 ? slices : 1;
   partitions_.resize(count);
-  for (uint32_t s = 0; s < slices; ++s) partitions_[s % count].slices.push_back(s);
+  for (uint32_t s = 0; s < options.slices; ++s) partitions_[s % per_side_ % count].slices.push_back(s);
   for (uint32_t c = 0; c < channels; ++c) partitions_[c % count].channels.push_back(c);
   for (Partition& p : partitions_) p.completed.reserve(options.dram.read_queue + options.dram.write_queue);
   tick_one_ = [this](uint32_t p) { partitions_[p].moved = tick_partition(partitions_[p], tick_now_); };
@@ -60,12 +73,15 @@ MemorySystemStats MemorySystem::stats() const {
     total.dram_stalls += p.stats.dram_stalls;
     total.fill_stalls += p.stats.fill_stalls;
     total.response_stalls += p.stats.response_stalls;
+    total.far_hits += p.stats.far_hits;
+    total.victim_stalls += p.stats.victim_stalls;
   }
   return total;
 }
 
-uint32_t MemorySystem::slice_of(uint64_t line) const {
-  return static_cast<uint32_t>((options_.xor_hash ? folded(line) : line) % options_.slices);
+uint32_t MemorySystem::slice_of(uint32_t sm, uint64_t line) const {
+  const uint64_t h = options_.xor_hash ? folded(line) : line;
+  return side_of(sm) * per_side_ + static_cast<uint32_t>(h % per_side_);
 }
 
 uint32_t MemorySystem::channel_of(uint64_t line) const {
@@ -79,7 +95,7 @@ uint32_t MemorySystem::payload_bytes(const MemRequest& r) const {
 void MemorySystem::send(uint32_t sm, const MemRequest& request, uint64_t now) {
   // A read asks with a header; a write or an atomic carries its data.
   const uint32_t bytes = options_.header_bytes + (request.kind == AccessKind::kRead ? 0 : payload_bytes(request));
-  requests_.push(sm, slice_of(request.line), bytes, request, now);
+  requests_.push(sm, slice_of(sm, request.line), bytes, request, now);
   ++stats_.requests;
 }
 
@@ -104,8 +120,19 @@ bool MemorySystem::move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint
   L2Slice& slice = slices_[s];
   while (slice.has_dram_request()) {
     const MemRequest& r = slice.dram_front();
-    const uint32_t c = channel_of(r.line);
     const bool write = r.kind == AccessKind::kWrite;
+    if (!write && options_.sides > 1 && slices_[paired(s)].cache().probe(r.line, r.sectors)) {
+      if (far_returning_[s].full()) {
+        ++stats.dram_stalls;
+        break;
+      }
+      far_returning_[s].push({r, now + options_.far_latency});
+      ++stats.far_hits;
+      slice.dram_pop();
+      moved = true;
+      continue;
+    }
+    const uint32_t c = channel_of(r.line);
     if (!channels_[c]->can_accept(write)) {
       ++stats.dram_stalls;
       break;
@@ -119,6 +146,7 @@ bool MemorySystem::move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint
     d.bytes = (last - first + 1) * options_.sector_bytes;
     d.write = write;
     d.request = r;
+    d.request.source = s;  // the slice its data returns to
     channels_[c]->push(d, now);
     channel_wake_[c] = now;
     if (write) {
@@ -152,13 +180,46 @@ bool MemorySystem::fill_slices(uint32_t c, MemorySystemStats& stats, uint64_t no
   RingBuffer<Returning>& pipe = returning_[c];
   while (!pipe.empty() && pipe.front().ready <= now) {
     const MemRequest& r = pipe.front().request;
-    L2Slice& slice = slices_[slice_of(r.line)];
+    L2Slice& slice = slices_[r.source];
     if (!slice.can_fill(r.line)) {
       ++stats.fill_stalls;
       break;
     }
     slice.dram_fill(r.line, r.sectors, now);
     pipe.pop();
+    moved = true;
+  }
+  return moved;
+}
+
+bool MemorySystem::fill_from_far(uint32_t s, MemorySystemStats& stats, uint64_t now) {
+  bool moved = false;
+  RingBuffer<Returning>& pipe = far_returning_[s];
+  L2Slice& slice = slices_[s];
+  while (!pipe.empty() && pipe.front().ready <= now) {
+    const MemRequest& r = pipe.front().request;
+    if (!slice.can_fill(r.line)) {
+      ++stats.fill_stalls;
+      break;
+    }
+    slice.dram_fill(r.line, r.sectors, now);
+    pipe.pop();
+    moved = true;
+  }
+  return moved;
+}
+
+bool MemorySystem::move_victims(uint32_t s, MemorySystemStats& stats, uint64_t now) {
+  bool moved = false;
+  L2Slice& slice = slices_[s];
+  L2Slice& far = slices_[paired(s)];
+  while (slice.has_victim()) {
+    if (!far.can_insert_victim()) {
+      ++stats.victim_stalls;
+      break;
+    }
+    far.insert_victim(slice.victim_front(), now);
+    slice.victim_pop();
     moved = true;
   }
   return moved;
@@ -190,6 +251,10 @@ bool MemorySystem::tick_partition(Partition& p, uint64_t now) {
   for (uint32_t s : p.slices) moved |= move_slice_to_dram(s, p.stats, now);
   for (uint32_t c : p.channels) moved |= tick_channel(c, p.completed, now);
   for (uint32_t c : p.channels) moved |= fill_slices(c, p.stats, now);
+  if (options_.sides > 1) {
+    for (uint32_t s : p.slices) moved |= fill_from_far(s, p.stats, now);
+    for (uint32_t s : p.slices) moved |= move_victims(s, p.stats, now);
+  }
   for (uint32_t s : p.slices) moved |= move_responses(s, p.stats, now);
   return moved;
 }
@@ -214,6 +279,8 @@ uint64_t MemorySystem::next_event(uint64_t now) const {
     const uint64_t e = slices_[s].next_event(now + 1);
     if (e != UINT64_MAX) next = std::min(next, std::max(e, now + 1));
   }
+  for (const RingBuffer<Returning>& pipe : far_returning_)
+    if (!pipe.empty()) next = std::min(next, std::max(pipe.front().ready, now + 1));
   for (uint32_t c = 0; c < channels_.size(); ++c) {
     if (!channels_[c]->idle()) next = std::min(next, std::max(channel_wake_[c], now + 1));
     if (!returning_[c].empty()) next = std::min(next, std::max(returning_[c].front().ready, now + 1));

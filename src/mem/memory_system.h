@@ -9,6 +9,18 @@
 // and tick() moves everything one cycle, units in a fixed order, so a run is deterministic for
 // any number of threads stepping the SMs. Nothing allocates after construction.
 //
+// Near and far L2 (sides = 2, A100 and H100: NVIDIA's two L2 partitions, each the near L2 of
+// half the GPCs): the SMs fall into two sides, and each side's requests go to its own half of
+// the slices, so a line read from both sides is kept on both. A slice's miss first looks in the
+// paired slice of the other side (the same index within its half), which holds what this side
+// replaced (l2_slice.h, victims_to_far); found there, the sectors come back far_latency cycles
+// later as a fill, else the miss goes to DRAM as it would with one side. The model thus gives
+// one SM's data the whole L2 at two latencies: its near half, then the far half at about 1.75x
+// the near hit (hardware.md §2b: the plateaus of a pointer chase between half the L2 and all
+// of it). The look-up in the far slice is a tag check, not a request through its queues, and
+// the victims' transfer takes no time; coherence between the two copies is not modelled (the
+// functional model owns the bytes).
+//
 // Memory partitions: slices and channels fall into groups that never exchange a request (with
 // the same hash for both, slice s and channel c meet only when s and c agree modulo the smaller
 // count), so within a cycle, between the two crossbars, each group steps on its own. tick() may
@@ -39,6 +51,8 @@ struct MemorySystemOptions {
   CrossbarOptions network;          // latency, queues and flit size of both crossbars
   bool xor_hash = true;             // slice and channel by a hash of the line, else line modulo count
   uint32_t header_bytes = 8;        // a request or acknowledgement without data
+  uint32_t sides = 1;               // 1, or 2: near and far L2 (see above); divides slices
+  uint32_t far_latency = 0;         // cycles from a slice's miss to the far slice's data
 };
 
 struct MemorySystemStats {
@@ -48,6 +62,8 @@ struct MemorySystemStats {
   uint64_t dram_stalls = 0;       // cycles a slice's DRAM request waited for its channel's queue
   uint64_t fill_stalls = 0;       // cycles DRAM data waited for its slice to take it
   uint64_t response_stalls = 0;   // cycles a slice's response waited for the response crossbar
+  uint64_t far_hits = 0;          // misses the far slice answered
+  uint64_t victim_stalls = 0;     // cycles a replaced line waited for room in the far slice
 };
 
 // Runs task(i) for every i in [0, count), possibly on several threads, and returns when all
@@ -75,8 +91,10 @@ class MemorySystem {
   // flight anywhere).
   uint64_t next_event(uint64_t now) const;
 
-  uint32_t slice_of(uint64_t line) const;
+  // The slice that serves `sm`'s requests for `line` (its side's half of the slices).
+  uint32_t slice_of(uint32_t sm, uint64_t line) const;
   uint32_t channel_of(uint64_t line) const;
+  uint32_t side_of(uint32_t sm) const { return sm * options_.sides / options_.sms; }
 
   MemorySystemStats stats() const;
   const std::vector<L2Slice>& slices() const { return slices_; }
@@ -97,7 +115,7 @@ class MemorySystem {
   struct Partition {
     std::vector<uint32_t> slices;
     std::vector<uint32_t> channels;
-    MemorySystemStats stats;             // dram_*, fill_stalls, response_stalls
+    MemorySystemStats stats;             // everything but requests and responses
     std::vector<DramRequest> completed;  // scratch for DramChannel::tick
     bool moved = false;                  // in this cycle's tick
   };
@@ -109,6 +127,10 @@ class MemorySystem {
   bool move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint64_t now);
   bool tick_channel(uint32_t c, std::vector<DramRequest>& completed, uint64_t now);
   bool fill_slices(uint32_t c, MemorySystemStats& stats, uint64_t now);
+  bool fill_from_far(uint32_t s, MemorySystemStats& stats, uint64_t now);
+  bool move_victims(uint32_t s, MemorySystemStats& stats, uint64_t now);
+  // The slice of the other side with the same index within its half.
+  uint32_t paired(uint32_t s) const { return (s + per_side_) % options_.slices; }
   bool move_responses(uint32_t s, MemorySystemStats& stats, uint64_t now);
 
   MemorySystemOptions options_;
@@ -118,6 +140,8 @@ class MemorySystem {
   std::vector<std::unique_ptr<DramChannel>> channels_;  // not movable: held by pointer
   std::vector<RingBuffer<Returning>> returning_;  // per channel: DRAM data in the controller's pipeline
   std::vector<uint64_t> channel_wake_;            // per channel: the first cycle its tick can do anything
+  std::vector<RingBuffer<Returning>> far_returning_;  // per slice: sectors coming from its far slice
+  uint32_t per_side_ = 1;                         // slices per side
   std::vector<Partition> partitions_;
   MemorySystemStats stats_;  // requests and responses (the SM side)
   // tick()'s task for a partitioned step, made once so that no cycle builds a function.

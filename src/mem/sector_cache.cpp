@@ -67,7 +67,7 @@ uint32_t SectorCache::install(uint64_t line, Eviction& evicted) {
     const uint64_t all_ways = options_.ways == 64 ? UINT64_MAX : (uint64_t{1} << options_.ways) - 1;
     chosen = first + replacement_->victim(set, not_pending != 0 ? not_pending : all_ways);
     const Line& old = lines_[chosen];
-    evicted = Eviction{true, old.line, old.dirty};
+    evicted = Eviction{true, old.line, old.dirty, old.sectors};
     ++stats_.evictions;
     if (old.dirty != 0) ++stats_.dirty_evictions;
   }
@@ -138,18 +138,25 @@ WriteResult SectorCache::write(uint64_t line, uint32_t sectors) {
   if (options_.write == WritePolicy::kWriteThroughNoAllocate) return result;
 
   if (way == kNone) {
-    Eviction evicted;
-    way = install(line, evicted);
+    way = install(line, result.evicted);
     lines_[way].pending = find_mshr(line) != kNone;
-    result.evicted_dirty = evicted.dirty_sectors != 0;
-    if (result.evicted_dirty) {
-      result.evicted_line = evicted.line;
-      result.evicted_sectors = evicted.dirty_sectors;
-    }
   }
   lines_[way].sectors |= sectors;
   lines_[way].dirty |= sectors;
   return result;
+}
+
+void SectorCache::insert(uint64_t line, uint32_t sectors, uint32_t dirty, Eviction& evicted) {
+  check_sectors(sectors);
+  uint32_t way = find_way(line);
+  if (way == kNone) {
+    way = install(line, evicted);
+    lines_[way].pending = find_mshr(line) != kNone;
+  } else {
+    replacement_->on_fill(way);
+  }
+  lines_[way].sectors |= sectors;
+  lines_[way].dirty |= dirty & sectors;
 }
 
 void SectorCache::fill(uint64_t line, uint32_t sectors, std::vector<uint64_t>& ready,

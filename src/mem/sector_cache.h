@@ -56,20 +56,19 @@ struct ReadResult {
   bool operator==(const ReadResult&) const = default;
 };
 
-struct WriteResult {
-  bool hit = false;            // the line was present
-  bool evicted_dirty = false;  // write-back: installing it evicted a line with dirty sectors
-  uint64_t evicted_line = 0;
-  uint32_t evicted_sectors = 0;  // the evicted line's dirty sectors, to write below
-  bool operator==(const WriteResult&) const = default;
-};
-
 // A line replaced to make room for another.
 struct Eviction {
   bool evicted = false;  // a valid line was replaced
   uint64_t line = 0;
   uint32_t dirty_sectors = 0;  // to write below; 0 for a clean line
+  uint32_t sectors = 0;        // the valid sectors it held (a victim store takes them)
   bool operator==(const Eviction&) const = default;
+};
+
+struct WriteResult {
+  bool hit = false;  // the line was present
+  Eviction evicted;  // write-back: installing the line replaced this one
+  bool operator==(const WriteResult&) const = default;
 };
 
 struct SectorCacheStats {
@@ -107,6 +106,12 @@ class SectorCache {
   // arrival order (at most mshr_max_merge of them: reserve that and nothing allocates), and frees
   // the line's MSHR entry once nobody waits on it.
   void fill(uint64_t line, uint32_t sectors, std::vector<uint64_t>& ready, Eviction* evicted);
+
+  // A line another cache evicted, kept here as a victim (the far L2 partition, l2_slice.h):
+  // installs `line` if absent (a replaced line is reported through `evicted`), or merges into
+  // the present one, and marks `sectors` valid and `dirty` (a subset) dirty. Waiters are not
+  // touched: a victim is not the answer to a request of this cache.
+  void insert(uint64_t line, uint32_t sectors, uint32_t dirty, Eviction& evicted);
 
   // True when `line` is present with every sector of `sectors` valid. No side effects.
   bool probe(uint64_t line, uint32_t sectors) const;

@@ -61,6 +61,8 @@ mem::MemorySystemOptions memory_system_options(const config::GpuConfig& g) {
   o.network.input_queue = g.interconnect.queue;
   o.network.output_queue = g.interconnect.queue;
   o.xor_hash = g.l2.xor_hash;
+  o.sides = g.l2.sides;
+  o.far_latency = g.l2.far_latency;
   return o;
 }
 

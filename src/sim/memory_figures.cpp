@@ -55,6 +55,7 @@ void add_ldst_figures(const LdstUnit& unit, MemoryTiming& into) {
 MemoryTiming memory_system_figures(const mem::MemorySystem& memory) {
   MemoryTiming m;
   for (const mem::L2Slice& slice : memory.slices()) add_cache_figures(slice.cache_stats(), m.l2);
+  m.l2_far_hits = memory.stats().far_hits;
   m.dram_channels = memory.channel_count();
   for (uint32_t c = 0; c < memory.channel_count(); ++c) {
     const mem::DramStats& d = memory.channel(c).stats();
@@ -75,6 +76,7 @@ MemoryTiming memory_system_figures(const mem::MemorySystem& memory) {
 void add_memory_system_difference(const MemoryTiming& after, const MemoryTiming& before, MemoryTiming& into) {
   into.modelled = true;
   into.l2 = minus(after.l2, before.l2);
+  into.l2_far_hits = after.l2_far_hits - before.l2_far_hits;
   into.dram_channels = after.dram_channels;
   into.dram_reads = after.dram_reads - before.dram_reads;
   into.dram_writes = after.dram_writes - before.dram_writes;

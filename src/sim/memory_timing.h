@@ -34,6 +34,7 @@ struct MemoryTiming {
   uint64_t loads = 0;
   uint64_t load_latency_total = 0;  // issue to result, summed over global, local and shared loads
   CacheFigures l1, l2;
+  uint64_t l2_far_hits = 0;  // L2 misses the far partition answered (l2.sides = 2), not counted in l2.hits
   CacheFigures constant;  // the SMs' constant caches (ld.const)
   // DRAM.
   uint64_t dram_reads = 0, dram_writes = 0, dram_bytes = 0;

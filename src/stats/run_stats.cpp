@@ -45,12 +45,14 @@ std::string timing_line(const LaunchRecord& r, const sim::KernelTiming& t) {
 std::string memory_line(const sim::KernelTiming& t) {
   const sim::MemoryTiming& m = t.memory;
   const double shared_passes = m.shared_accesses ? double(m.shared_passes) / double(m.shared_accesses) : 0.0;
+  // Far hits only where there were some (presets with one L2 side have none).
+  const std::string far = m.l2_far_hits ? fmt::format(" (far hits {})", m.l2_far_hits) : "";
   return fmt::format(
       "lockstep:   memory: {:.2f} transactions/access, shared {:.2f} passes/access, L1 hit {:.1f}% of {}, "
-      "L2 hit {:.1f}% of {}, DRAM {:.3g} MB row hits {:.1f}% bus {:.1f}%, load latency {:.1f}\n",
+      "L2 hit {:.1f}% of {}{}, DRAM {:.3g} MB row hits {:.1f}% bus {:.1f}%, load latency {:.1f}\n",
       m.transactions_per_access(), shared_passes, 100.0 * m.l1.hit_rate(), m.l1.accesses, 100.0 * m.l2.hit_rate(),
-      m.l2.accesses, double(m.dram_bytes) / 1e6, 100.0 * m.row_buffer_hit_rate(), 100.0 * m.dram_utilisation(t.cycles),
-      m.average_load_latency());
+      m.l2.accesses, far, double(m.dram_bytes) / 1e6, 100.0 * m.row_buffer_hit_rate(),
+      100.0 * m.dram_utilisation(t.cycles), m.average_load_latency());
 }
 
 // The divergence units' line, for launches whose warps split at least once or waited at a

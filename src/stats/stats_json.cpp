@@ -85,6 +85,7 @@ ordered_json memory_json(const sim::KernelTiming& t) {
   j["ldst"] = std::move(ldst);
   j["l1"] = cache_json(m.l1);
   j["l2"] = cache_json(m.l2);
+  j["l2"]["far_hits"] = m.l2_far_hits;
   j["constant"] = cache_json(m.constant);
   ordered_json dram;
   dram["reads"] = m.dram_reads;

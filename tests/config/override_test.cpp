@@ -63,6 +63,9 @@ TEST(Overrides, MemoryKeysAreCheckedByName) {
   EXPECT_EQ(error_of({"l2.slices=96"}),
             "gpu.l2_kib (51200) over l2.slices (96) does not split into whole sets of l2.ways (20) lines of "
             "l1.line_bytes (128)");
+  EXPECT_EQ(error_of({"l2.sides=3"}), "bad value '3' for l2.sides: expected an integer from 1 to 2");
+  EXPECT_EQ(error_of({"gpu.l2_kib=6000", "l2.slices=75", "l2.sides=2"}),
+            "l2.slices (75) does not split evenly into l2.sides (2)");
   EXPECT_EQ(error_of({"l1.unified_kib=64"}),
             "l1.unified_kib (64) is smaller than sm.shared_kib (228): shared memory is carved out of it");
 }

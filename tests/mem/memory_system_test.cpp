@@ -103,6 +103,8 @@ void expect_same(const Outcome& a, const Outcome& b) {
   EXPECT_EQ(a.stats.dram_stalls, b.stats.dram_stalls);
   EXPECT_EQ(a.stats.fill_stalls, b.stats.fill_stalls);
   EXPECT_EQ(a.stats.response_stalls, b.stats.response_stalls);
+  EXPECT_EQ(a.stats.far_hits, b.stats.far_hits);
+  EXPECT_EQ(a.stats.victim_stalls, b.stats.victim_stalls);
 }
 
 TEST(MemorySystemPartitions, GroupSlicesAndChannelsThatMeet) {
@@ -120,7 +122,7 @@ TEST(MemorySystemPartitions, EveryLineStaysInsideItsPartition) {
     const MemorySystem memory(options(slices, channels));
     const uint32_t n = memory.partition_count();
     for (uint64_t line = 0; line < 100'000; line += 7)
-      EXPECT_EQ(memory.slice_of(line) % n, memory.channel_of(line) % n) << "line " << line;
+      EXPECT_EQ(memory.slice_of(0, line) % n, memory.channel_of(line) % n) << "line " << line;
   }
 }
 
@@ -142,6 +144,17 @@ TEST(MemorySystemPartitions, AnyOrderAndAnyThreadsGiveTheSerialRun) {
     expect_same(serial, drive(options(slices, channels), &reversed));
     // A thread per partition and cycle is slow: a shorter run.
     expect_same(drive(options(slices, channels), nullptr, 40), drive(options(slices, channels), &threads, 40));
+  }
+  // Near and far halves (far_l2_test.cpp): a slice and its far pair step in one partition.
+  for (auto [slices, channels] : {std::pair{8u, 4u}, std::pair{8u, 8u}, std::pair{4u, 8u}}) {
+    SCOPED_TRACE(testing::Message() << slices << " slices in two sides, " << channels << " channels");
+    MemorySystemOptions o = options(slices, channels);
+    o.sides = 2;
+    o.far_latency = 30;
+    const Outcome serial = drive(o, nullptr);
+    EXPECT_GT(serial.stats.far_hits, 0u);
+    expect_same(serial, drive(o, &reversed));
+    expect_same(drive(o, nullptr, 40), drive(o, &threads, 40));
   }
 }
 

@@ -151,7 +151,7 @@ TEST(SectorCache, WriteThroughNeverAllocates) {
   EXPECT_FALSE(cache.present(10));
   EXPECT_EQ(cache.read(10, 0b0001, 1).outcome, ReadOutcome::kMiss);
   fill(cache, 10, 0b0001);
-  EXPECT_EQ(cache.write(10, 0b0011), (WriteResult{.hit = true}));
+  EXPECT_EQ(cache.write(10, 0b0011), (WriteResult{.hit = true, .evicted = {}}));
   EXPECT_TRUE(cache.probe(10, 0b0001));
   EXPECT_FALSE(cache.probe(10, 0b0010));  // a written sector that was absent stays absent
 }
@@ -162,13 +162,13 @@ TEST(SectorCache, WriteBackAllocatesAndReportsTheDirtyVictim) {
   EXPECT_EQ(cache.read(10, 0b0101, 1), (ReadResult{ReadOutcome::kHit, 0}));  // no fetch needed
   EXPECT_EQ(cache.read(10, 0b0010, 2).fetch, 0b0010u);
   fill(cache, 10, 0b0010);
-  EXPECT_EQ(cache.write(10, 0b1000), (WriteResult{.hit = true}));
-  EXPECT_EQ(cache.write(20, 0b0001), (WriteResult{false, true, 10, 0b1101}));
+  EXPECT_EQ(cache.write(10, 0b1000), (WriteResult{.hit = true, .evicted = {}}));
+  EXPECT_EQ(cache.write(20, 0b0001), (WriteResult{false, Eviction{true, 10, 0b1101, 0b1111}}));
   Eviction evicted;
   fill(cache, 30, 0b0010, &evicted);
-  EXPECT_EQ(evicted, (Eviction{true, 20, 0b0001}));
+  EXPECT_EQ(evicted, (Eviction{true, 20, 0b0001, 0b0001}));
   fill(cache, 40, 0b0010, &evicted);
-  EXPECT_EQ(evicted, (Eviction{true, 30, 0}));
+  EXPECT_EQ(evicted, (Eviction{true, 30, 0, 0b0010}));
   EXPECT_EQ(cache.stats().evictions, 3u);
   EXPECT_EQ(cache.stats().dirty_evictions, 2u);
 }

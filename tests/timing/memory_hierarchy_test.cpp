@@ -78,6 +78,23 @@ INSTANTIATE_TEST_SUITE_P(Presets, PointerChase,
                                            Published{"v100", 28, 36, 193, 221, 425, 460}),
                          [](const auto& param_info) { return std::string(param_info.param.gpu); });
 
+// The far L2 partition (l2.sides = 2): a chase over three quarters of the L2 finds its lines in
+// the far half, at GH200's far plateau (hardware.md §2b, 480-512 cycles at 40-50 MB), where a
+// single-sided L2 of the same size keeps them all near. The L2 is shrunk to 800 KiB (4 sets a
+// slice) so that the chase is short; a chase from SM 0 uses side 0's 40 slices, 400 KiB.
+TEST(MemoryHierarchy, AChaseBeyondTheNearHalfFindsItsLinesInTheFarHalf) {
+  auto chase = [](const char* sides) {
+    auto engine = timing_engine(timing_gpu("h100", {"gpu.sm_count=2", "gpu.l2_kib=800", sides}));
+    const ModuleId m = engine->load_ptx_file(kernels_ptx());
+    return static_cast<double>(chase_cycles(*engine, m, 600 << 10, 4800, 256, 4800));
+  };
+  const double far = chase("l2.sides=2"), one_side = chase("l2.sides=1");
+  EXPECT_GE(far, 480 * 0.9);
+  EXPECT_LE(far, 512 * 1.1);
+  EXPECT_LE(one_side, 291 * 1.1);  // the near L2's figure: the whole L2 is near
+  std::printf("far-L2 chase: %.0f cycles (one side: %.0f)\n", far, one_side);
+}
+
 // Seed 001 §3.4.3: 16 blocks of 8 warps, each warp walking its own 8 lines again and again with
 // arithmetic between the loads; four blocks (32 warps) share an SM whose L1 keeps 28 KiB beside
 // their shared memory: a few warps' lines, not all of them. Round robin interleaves every warp
