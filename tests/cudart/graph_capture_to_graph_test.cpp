@@ -6,7 +6,7 @@
 // capture, a failed capture's graph) are those CUDA 13.0 gave on an H200 (driver 580).
 #include <gtest/gtest.h>
 
-#include "cudart/graph_memset_util.h"
+#include "cudart/graph_stream_fixture.h"
 
 extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
                                                           const cudaGraphNode_t* dependencies,
@@ -16,34 +16,9 @@ extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, c
 namespace lockstep::test {
 namespace {
 
-// A graph holding one memset of 0x11, a stream and the bytes they fill.
-struct Target {
-  Target() {
-    EXPECT_EQ(cudaMalloc(&dst, kMemsetBytes), cudaSuccess);
-    EXPECT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-    graph = memset_graph(dst, 0x11);
-    size_t count = 1;
-    EXPECT_EQ(cudaGraphGetNodes(graph, &first, &count), cudaSuccess);
-  }
-  ~Target() {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
-      cudaGraph_t ended = nullptr;
-      cudaStreamEndCapture(stream, &ended);
-    }
-    cudaStreamDestroy(stream);
-    cudaGraphDestroy(graph);
-    cudaFree(dst);
-    cudaGetLastError();
-  }
-  size_t edges() const {
-    size_t count = 0;
-    EXPECT_EQ(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count), cudaSuccess);
-    return count;
-  }
-  void* dst = nullptr;
-  cudaStream_t stream = nullptr;
-  cudaGraph_t graph = nullptr;
+// A graph holding one memset of 0x11 (`first`), a stream and the bytes they fill.
+struct Target : GraphAndStream {
+  Target() { first = add_memsets(graph, dst, 0x11); }
   cudaGraphNode_t first = nullptr;
 };
 
