@@ -85,10 +85,12 @@ TEST(GraphDestroyNode, ExecutableGraphsMadeBeforeAreUnaffected) {
   ASSERT_EQ(cudaGraphInstantiate(&after, c.graph, 0), cudaSuccess);
   expect_filled(before, c.dst, 0x33);
   expect_filled(after, c.dst, 0x22);
-  // cudaGraphExecUpdate sees another topology.
+  // cudaGraphExecUpdate sees another topology: fewer nodes, so no node to name.
   cudaGraphExecUpdateResultInfo info{};
   EXPECT_EQ(cudaGraphExecUpdate(before, c.graph, &info), cudaErrorGraphExecUpdateFailure);
   EXPECT_EQ(info.result, cudaGraphExecUpdateErrorTopologyChanged);
+  EXPECT_EQ(info.errorNode, nullptr);
+  EXPECT_EQ(info.errorFromNode, nullptr);
   cudaGetLastError();
   EXPECT_EQ(cudaGraphExecDestroy(before), cudaSuccess);
   EXPECT_EQ(cudaGraphExecDestroy(after), cudaSuccess);
