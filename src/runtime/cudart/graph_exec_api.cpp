@@ -18,6 +18,11 @@ cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned
   Graph* g = r->graph_table().graph(graph);
   // CUDA: a graph moved into a child-graph node runs only as part of its parent.
   if (pGraphExec == nullptr || g == nullptr || moved_child(graph)) return invalid();
+  // CUDA: a graph a stream captures into (cudaStreamBeginCaptureToGraph), or one holding such a
+  // graph as a child graph or conditional body, "will not be instantiable until the user calls
+  // cudaStreamEndCapture". The documentation names no code; cudaErrorIllegalState is what
+  // CUDA 13 answers for the graph's other uses during the capture (cudaGraphDestroy).
+  if (capture_targets_within(*g)) return r->record(cudaErrorIllegalState);
   if ((flags & cudaGraphInstantiateFlagDeviceLaunch) != 0) {
     r->report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
     return cudaErrorNotSupported;
