@@ -1,12 +1,14 @@
 // cudaStreamBeginCaptureToGraph: a stream captures into a graph the program made (or a
 // conditional body), the first node after the dependencies it names; cudaStreamEndCapture hands
 // the same graph back, and a failed capture destroys it. Refused as CUDA refuses: the legacy
-// stream, a stream capturing already, an unknown graph, dependencies outside it. The error codes
+// stream, a stream capturing already, an unknown graph, dependencies outside it. Until the
+// capture ends the graph, and a graph holding it, cannot be instantiated ("not instantiable
+// until cudaStreamEndCapture"; cudaErrorIllegalState, as for destroying it). The error codes
 // where CUDA's documentation is silent (repeated dependencies, destroying the target during the
 // capture, a failed capture's graph) are those CUDA 13.0 gave on an H200 (driver 580).
 #include <gtest/gtest.h>
 
-#include "cudart/graph_memset_util.h"
+#include "cudart/graph_stream_fixture.h"
 
 extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
                                                           const cudaGraphNode_t* dependencies,
@@ -16,34 +18,9 @@ extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, c
 namespace lockstep::test {
 namespace {
 
-// A graph holding one memset of 0x11, a stream and the bytes they fill.
-struct Target {
-  Target() {
-    EXPECT_EQ(cudaMalloc(&dst, kMemsetBytes), cudaSuccess);
-    EXPECT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-    graph = memset_graph(dst, 0x11);
-    size_t count = 1;
-    EXPECT_EQ(cudaGraphGetNodes(graph, &first, &count), cudaSuccess);
-  }
-  ~Target() {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
-      cudaGraph_t ended = nullptr;
-      cudaStreamEndCapture(stream, &ended);
-    }
-    cudaStreamDestroy(stream);
-    cudaGraphDestroy(graph);
-    cudaFree(dst);
-    cudaGetLastError();
-  }
-  size_t edges() const {
-    size_t count = 0;
-    EXPECT_EQ(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count), cudaSuccess);
-    return count;
-  }
-  void* dst = nullptr;
-  cudaStream_t stream = nullptr;
-  cudaGraph_t graph = nullptr;
+// A graph holding one memset of 0x11 (`first`), a stream and the bytes they fill.
+struct Target : GraphAndStream {
+  Target() { first = add_memsets(graph, dst, 0x11); }
   cudaGraphNode_t first = nullptr;
 };
 
@@ -142,6 +119,37 @@ TEST(GraphCaptureToGraph, RefusedAsCudaRefuses) {
   cudaGetLastError();
 }
 
+TEST(GraphCaptureToGraph, TheGraphIsNotInstantiableUntilTheCaptureEnds) {
+  Target t, other;
+  ASSERT_EQ(cudaStreamBeginCaptureToGraph(t.stream, t.graph, &t.first, nullptr, 1, cudaStreamCaptureModeGlobal),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(t.dst, 0x22, kMemsetBytes, t.stream), cudaSuccess);
+  int untouched = 0;
+  cudaGraphExec_t exec = reinterpret_cast<cudaGraphExec_t>(&untouched);
+  EXPECT_EQ(cudaGraphInstantiate(&exec, t.graph, 0), cudaErrorIllegalState);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalState);
+  EXPECT_EQ(cudaGraphInstantiateWithFlags(&exec, t.graph, cudaGraphInstantiateFlagAutoFreeOnLaunch),
+            cudaErrorIllegalState);
+  cudaGraphInstantiateParams params{};
+  params.result_out = cudaGraphInstantiateSuccess;
+  EXPECT_EQ(cudaGraphInstantiateWithParams(&exec, t.graph, &params), cudaErrorIllegalState);
+  EXPECT_EQ(params.result_out, cudaGraphInstantiateError);
+  EXPECT_EQ(params.errNode_out, nullptr);
+  EXPECT_EQ(exec, reinterpret_cast<cudaGraphExec_t>(&untouched));
+  // The refusal leaves the capture going; a graph no stream captures into instantiates.
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  ASSERT_EQ(cudaStreamIsCapturing(t.stream, &status), cudaSuccess);
+  EXPECT_EQ(status, cudaStreamCaptureStatusActive);
+  cudaGraphExec_t other_exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&other_exec, other.graph, 0), cudaSuccess);
+  EXPECT_EQ(cudaGraphExecDestroy(other_exec), cudaSuccess);
+  cudaGraph_t ended = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(t.stream, &ended), cudaSuccess);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, t.graph, 0), cudaSuccess);
+  expect_filled(exec, t.dst, 0x22);
+  EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+}
+
 TEST(GraphCaptureToGraph, ARepeatedDependencyCountsOnce) {
   Target t;
   const cudaGraphNode_t twice[2] = {t.first, t.first};
@@ -209,6 +217,9 @@ TEST(GraphCaptureToGraph, CapturesIntoAConditionalBody) {
   // The body, its node and the graph holding them stay until the capture ends.
   EXPECT_EQ(cudaGraphDestroyNode(node), cudaErrorIllegalState);
   EXPECT_EQ(cudaGraphDestroy(t.graph), cudaErrorIllegalState);
+  cudaGraphExec_t early = nullptr;
+  EXPECT_EQ(cudaGraphInstantiate(&early, t.graph, 0), cudaErrorIllegalState);
+  EXPECT_EQ(early, nullptr);
   cudaGraph_t ended = nullptr;
   ASSERT_EQ(cudaStreamEndCapture(t.stream, &ended), cudaSuccess);
   EXPECT_EQ(ended, body);

@@ -6,32 +6,18 @@
 // destroyed handle is refused here; on CUDA using it is undefined (CUDA 13 crashes).
 #include <gtest/gtest.h>
 
-#include "cudart/graph_memset_util.h"
+#include "cudart/graph_stream_fixture.h"
 
 namespace lockstep::test {
 namespace {
 
 // A chain of memsets of 0x11, 0x22 and 0x33 over the same bytes: the last one run shows.
-struct Chain {
+struct Chain : GraphAndStream {
   Chain() {
-    EXPECT_EQ(cudaMalloc(&dst, kMemsetBytes), cudaSuccess);
-    EXPECT_EQ(cudaGraphCreate(&graph, 0), cudaSuccess);
     for (int i = 0; i < 3; ++i) nodes[i] = add_memsets(graph, dst, 0x11u * (i + 1));
     // add_memsets chains within one call only: link the three.
     EXPECT_EQ(cudaGraphAddDependencies(graph, nodes, nodes + 1, nullptr, 2), cudaSuccess);
   }
-  ~Chain() {
-    cudaGraphDestroy(graph);
-    cudaFree(dst);
-    cudaGetLastError();
-  }
-  size_t edges() const {
-    size_t count = 0;
-    EXPECT_EQ(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count), cudaSuccess);
-    return count;
-  }
-  void* dst = nullptr;
-  cudaGraph_t graph = nullptr;
   cudaGraphNode_t nodes[3] = {};
 };
 
@@ -99,10 +85,12 @@ TEST(GraphDestroyNode, ExecutableGraphsMadeBeforeAreUnaffected) {
   ASSERT_EQ(cudaGraphInstantiate(&after, c.graph, 0), cudaSuccess);
   expect_filled(before, c.dst, 0x33);
   expect_filled(after, c.dst, 0x22);
-  // cudaGraphExecUpdate sees another topology.
+  // cudaGraphExecUpdate sees another topology: fewer nodes, so no node to name.
   cudaGraphExecUpdateResultInfo info{};
   EXPECT_EQ(cudaGraphExecUpdate(before, c.graph, &info), cudaErrorGraphExecUpdateFailure);
   EXPECT_EQ(info.result, cudaGraphExecUpdateErrorTopologyChanged);
+  EXPECT_EQ(info.errorNode, nullptr);
+  EXPECT_EQ(info.errorFromNode, nullptr);
   cudaGetLastError();
   EXPECT_EQ(cudaGraphExecDestroy(before), cudaSuccess);
   EXPECT_EQ(cudaGraphExecDestroy(after), cudaSuccess);

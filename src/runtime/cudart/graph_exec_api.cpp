@@ -1,9 +1,10 @@
 // Executable graphs: instantiation (a snapshot of the graph and its topological order),
 // launch (the nodes run now, in that order), parameter updates and cudaGraphExecUpdate.
-#include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "cudart/graph_child.h"
+#include "runtime/graph_update.h"
 
 using lockstep::Dim3;
 using namespace lockstep::runtime;
@@ -17,6 +18,11 @@ cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned
   Graph* g = r->graph_table().graph(graph);
   // CUDA: a graph moved into a child-graph node runs only as part of its parent.
   if (pGraphExec == nullptr || g == nullptr || moved_child(graph)) return invalid();
+  // CUDA: a graph a stream captures into (cudaStreamBeginCaptureToGraph), or one holding such a
+  // graph as a child graph or conditional body, "will not be instantiable until the user calls
+  // cudaStreamEndCapture". The documentation names no code; cudaErrorIllegalState is what
+  // CUDA 13 answers for the graph's other uses during the capture (cudaGraphDestroy).
+  if (capture_targets_within(*g)) return r->record(cudaErrorIllegalState);
   if ((flags & cudaGraphInstantiateFlagDeviceLaunch) != 0) {
     r->report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
     return cudaErrorNotSupported;
@@ -34,48 +40,8 @@ cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned
   return cudaSuccess;
 }
 
-bool same_topology(const Graph& current, const Graph& updated, cudaGraphExecUpdateResult& why);
-
-// Whether the node `now` may take the place of `was` (same type): memory nodes keep their
-// addresses, so another allocation or free cannot take their place; a conditional node keeps
-// its parameters (CUDA: changing them is not supported); the graphs a node holds must match
-// as the whole graph must (CUDA's restrictions apply recursively).
-bool same_node(const NodeOp& was, const NodeOp& now, cudaGraphExecUpdateResult& why) {
-  why = cudaGraphExecUpdateErrorParametersChanged;
-  if (const auto* a = std::get_if<MemAllocNodeOp>(&was)) {
-    const auto& b = std::get<MemAllocNodeOp>(now);
-    if (a->params.dptr != b.params.dptr || a->params.bytesize != b.params.bytesize) return false;
-  }
-  if (const auto* f = std::get_if<MemFreeNodeOp>(&was); f != nullptr && f->address != std::get<MemFreeNodeOp>(now).address)
-    return false;
-  if (const auto* c = std::get_if<ConditionalNodeOp>(&was)) {
-    const auto& d = std::get<ConditionalNodeOp>(now);
-    if (c->handle != d.handle || c->type != d.type || c->bodies.size() != d.bodies.size()) return false;
-  }
-  const std::vector<Graph*> inner_was = nested_graphs(was), inner_now = nested_graphs(now);
-  for (size_t i = 0; i < inner_was.size(); ++i)
-    if (!same_topology(*inner_was[i], *inner_now[i], why)) return false;
-  why = cudaGraphExecUpdateSuccess;
-  return true;
-}
-
-// Whether `updated` has the nodes (same types, same order) and edges of `current`, and each
-// node may take its counterpart's place.
-bool same_topology(const Graph& current, const Graph& updated, cudaGraphExecUpdateResult& why) {
-  why = cudaGraphExecUpdateErrorTopologyChanged;
-  if (current.size() != updated.size()) return false;
-  auto sorted = [](std::vector<std::pair<size_t, size_t>> e) {
-    std::sort(e.begin(), e.end());
-    return e;
-  };
-  if (sorted(current.edges()) != sorted(updated.edges())) return false;
-  why = cudaGraphExecUpdateErrorNodeTypeChanged;
-  for (size_t i = 0; i < current.size(); ++i)
-    if (current.node(i).op.index() != updated.node(i).op.index()) return false;
-  for (size_t i = 0; i < current.size(); ++i)
-    if (!same_node(current.node(i).op, updated.node(i).op, why)) return false;
-  why = cudaGraphExecUpdateSuccess;
-  return true;
+cudaGraphNode_t node_or_null(Graph& graph, std::optional<size_t> index) {
+  return index ? node_handle(graph.node(*index)) : nullptr;
 }
 
 }  // namespace
@@ -157,35 +123,41 @@ extern "C" cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphEx
 }
 
 // The executable graph's copy of the child graph takes `childGraph`'s parameters; CUDA asks
-// for the same topology and node order, as cudaGraphExecUpdate does for a whole graph. The
-// copy is replaced by a copy of `childGraph`.
+// for the same topology and node insertion order, paired as cudaGraphExecUpdate pairs a whole
+// graph. The copy is replaced by a copy of `childGraph`.
 extern "C" cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                                             cudaGraph_t childGraph) {
   ChildGraphNodeOp* c = exec_node_op<ChildGraphNodeOp>(hGraphExec, node);
   const Graph* child = process_runtime()->graph_table().graph(childGraph);
   if (c == nullptr || child == nullptr) return invalid();
-  cudaGraphExecUpdateResult why = cudaGraphExecUpdateSuccess;
-  if (!same_topology(*c->graph, *child, why)) return invalid();
+  if (!plan_graph_update(*c->graph, *child).ok()) return invalid();
   return guarded([&] {
     c->graph = NestedGraph(std::make_unique<Graph>(*child));
     return cudaSuccess;
   });
 }
 
-// Takes every node's parameters from `hGraph` when it has the executable graph's topology.
+// Takes every node's parameters from `hGraph` when its nodes pair with the executable graph's
+// (graph_update.h). resultInfo names nodes of `hGraph`: errorNode where the pairing or a node
+// failed, errorFromNode the dependency that did not match. An unknown handle is
+// cudaGraphExecUpdateError ("passed an invalid value").
 extern "C" cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                            cudaGraphExecUpdateResultInfo* resultInfo) {
   const RuntimeHandle r = process_runtime();
   GraphExec* exec = r->graph_table().exec(hGraphExec);
   Graph* updated = r->graph_table().graph(hGraph);
   // CUDA: a graph moved into a child-graph node cannot supply an update.
-  if (exec == nullptr || updated == nullptr || moved_child(hGraph)) return invalid();
-  cudaGraphExecUpdateResult why = cudaGraphExecUpdateSuccess;
-  const bool ok = same_topology(exec->graph, *updated, why);
-  if (resultInfo != nullptr) *resultInfo = cudaGraphExecUpdateResultInfo{why, nullptr, nullptr};
-  if (!ok) return r->record(cudaErrorGraphExecUpdateFailure);
+  if (exec == nullptr || updated == nullptr || moved_child(hGraph)) {
+    if (resultInfo != nullptr) *resultInfo = cudaGraphExecUpdateResultInfo{cudaGraphExecUpdateError, nullptr, nullptr};
+    return invalid();
+  }
+  const GraphUpdatePlan plan = plan_graph_update(exec->graph, *updated);
+  if (resultInfo != nullptr)
+    *resultInfo = cudaGraphExecUpdateResultInfo{plan.result, node_or_null(*updated, plan.error_node),
+                                                node_or_null(*updated, plan.error_from)};
+  if (!plan.ok()) return r->record(cudaErrorGraphExecUpdateFailure);
   return guarded([&] {
-    for (size_t i = 0; i < updated->size(); ++i) exec->graph.node(i).op = updated->node(i).op;
+    for (size_t i = 0; i < updated->size(); ++i) exec->graph.node(plan.pairs[i]).op = updated->node(i).op;
     return cudaSuccess;
   });
 }
