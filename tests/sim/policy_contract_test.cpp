@@ -248,6 +248,7 @@ TEST(PolicyContract, DivergenceUnitsStartTheWarpAtItsEntryWithAllLanes) {
 TEST(PolicyContract, ReplacementPoliciesPickACandidateWayEmptyOnesFirst) {
   check_entries(mem::replacement_policies(), "l1.replacement");
   check_entries(mem::replacement_policies(), "l2.replacement");
+  check_entries(mem::replacement_policies(), "icache.replacement");
   constexpr uint32_t kSets = 4, kWays = 8;
   for (const mem::ReplacementPolicyInfo& info : mem::replacement_policies()) {
     SCOPED_TRACE(std::string(info.name));
