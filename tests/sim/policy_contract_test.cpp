@@ -38,11 +38,11 @@ struct Lcg {
 // The entry-level contract, the same for every kind: a name registered once, a description,
 // parameters with defaults in range that the configuration declares exactly as the policy does,
 // and the kind's configuration key accepting exactly the registered names.
-template <class Factory>
-void check_entries(std::span<const policy::Entry<Factory>> table, std::string_view config_key) {
+template <class Factory, class Traits>
+void check_entries(std::span<const policy::Entry<Factory, Traits>> table, std::string_view config_key) {
   ASSERT_FALSE(table.empty());
   std::set<std::string_view> names;
-  for (const policy::Entry<Factory>& entry : table) {
+  for (const policy::Entry<Factory, Traits>& entry : table) {
     SCOPED_TRACE(std::string(entry.name));
     EXPECT_FALSE(entry.name.empty());
     EXPECT_TRUE(names.insert(entry.name).second) << "registered twice";
