@@ -6,9 +6,9 @@
 #include "config/policy_options.h"
 #include "func/divergence/divergence_unit.h"
 #include "mem/replacement/replacement_policy.h"
-#include "sim/cta_scheduler.h"
-#include "sim/scoreboard.h"
-#include "sim/warp_scheduler.h"
+#include "sim/cta_scheduler/cta_scheduler.h"
+#include "sim/scoreboard/scoreboard.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::config {
 

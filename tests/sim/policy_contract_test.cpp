@@ -19,9 +19,9 @@
 #include "func/warp.h"
 #include "mem/replacement/replacement_policy.h"
 #include "policy/policy_registry.h"
-#include "sim/cta_scheduler.h"
-#include "sim/scoreboard.h"
-#include "sim/warp_scheduler.h"
+#include "sim/cta_scheduler/cta_scheduler.h"
+#include "sim/scoreboard/scoreboard.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep {
 namespace {
