@@ -105,7 +105,7 @@ struct GpuConfig {
 
   struct ICache {
     uint32_t sets = 0, ways = 0, line_bytes = 0, miss_latency = 0;
-    std::string replacement;  // icache.replacement: lru, fifo
+    std::string replacement;  // icache.replacement: a name of mem/replacement/ (fifo, lru)
   } icache;
 
   // Which opcodes run on which unit (the [opcodes] table): space-separated PTX forms, an

@@ -5,9 +5,10 @@
 #include "config/option_builders.h"
 #include "config/policy_options.h"
 #include "func/divergence/divergence_unit.h"
-#include "sim/cta_scheduler.h"
-#include "sim/scoreboard.h"
-#include "sim/warp_scheduler.h"
+#include "mem/replacement/replacement_policy.h"
+#include "sim/cta_scheduler/cta_scheduler.h"
+#include "sim/scoreboard/scoreboard.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::config {
 
@@ -73,8 +74,8 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("icache.ways", 1, 64, "instruction-cache ways"));
   s.push_back(one_of("icache.line_bytes", {32, 64, 128, 256}, "instruction-cache line, bytes"));
   s.push_back(integer("icache.miss_latency", 1, 100000, "cycles an instruction-cache miss stalls the warp's fetch"));
-  s.push_back(choice("icache.replacement", {"lru", "fifo"},
-                     "instruction-cache victim choice: least recently used, or first filled"));
+  // The caches' replacement registry (mem/replacement/), the same policies as l1.replacement.
+  add_policy_kind(s, "icache.replacement", mem::replacement_policies(), "instruction-cache victim choice");
 
   // Which unit runs an instruction: the forms listed here first, then an f64 type -> fp64, a
   // float type -> fp32, anything else -> int. make_gpu_config checks the spelling of each form

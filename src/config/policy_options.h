@@ -18,11 +18,11 @@ void add_policy_param(std::vector<OptionSpec>& specs, const policy::Param& param
 
 // The kind's key (`key`, one of the registered names) and then every registered policy's
 // parameters, in table order.
-template <class Factory>
+template <class Factory, class Traits>
 void add_policy_kind(std::vector<OptionSpec>& specs, std::string_view key,
-                     std::span<const policy::Entry<Factory>> table, std::string_view description) {
+                     std::span<const policy::Entry<Factory, Traits>> table, std::string_view description) {
   specs.push_back(choice(key, policy::names(table), description));
-  for (const policy::Entry<Factory>& entry : table)
+  for (const policy::Entry<Factory, Traits>& entry : table)
     for (const policy::Param& param : entry.params) add_policy_param(specs, param);
 }
 

@@ -19,9 +19,11 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
       trace_(trace),
       turn_flags_(turn_flags(kernel, options_.park_launch_effects)),
       parking_(options_.park_launch_effects),
-      forms_warps_(is_block_level_unit(options_.divergence.name)),
       scheduler_(kFormationPatience) {
-  if (forms_warps_) formation_rule_ = formation_rule_of(options_.divergence.name);
+  // The unit's registry entry says how its warps issue (set in the unit's own file).
+  const DivergenceTraits& traits = divergence_unit(options_.divergence.name).traits;
+  forms_warps_ = traits.block_level;
+  if (forms_warps_) formation_rule_ = traits.formation;
   stacked_ = forms_warps_ && formation_rule_ == FormationRule::Compaction;
   co_issues_ = options_.divergence.name == "sbi" || options_.divergence.name == "swi";
   interweaves_warps_ = options_.divergence.name == "swi";

@@ -37,34 +37,43 @@ struct Param {
   std::string_view description;  // one line, as `lockstep config` and the docs show it
 };
 
-template <class Factory>
+// What an entry says about its policy besides how to build it, for kinds whose users must know
+// more than the name (divergence units: whether the block's warps issue together). Kinds that
+// need nothing keep this empty struct.
+struct NoTraits {};
+
+template <class Factory, class Traits = NoTraits>
 struct Entry {
   std::string_view name;         // what users select, e.g. "gto"
   std::string_view description;  // one line
   std::span<const Param> params;  // the keys only this policy (or its family) reads
   Factory make;
+  // Set in the policy's own file with the rest of its entry, so that nothing else tests the name
+  // to learn it.
+  Traits traits = {};
 };
 
 // The entry called `name`, or nullptr.
-template <class Factory>
-const Entry<Factory>* find(std::span<const Entry<Factory>> table, std::string_view name) {
-  const auto it = std::find_if(table.begin(), table.end(), [&](const Entry<Factory>& e) { return e.name == name; });
+template <class Factory, class Traits>
+const Entry<Factory, Traits>* find(std::span<const Entry<Factory, Traits>> table, std::string_view name) {
+  const auto it =
+      std::find_if(table.begin(), table.end(), [&](const Entry<Factory, Traits>& e) { return e.name == name; });
   return it == table.end() ? nullptr : &*it;
 }
 
 // The names in table order, as error messages and the config key's accepted values list them.
-template <class Factory>
-std::vector<std::string_view> names(std::span<const Entry<Factory>> table) {
+template <class Factory, class Traits>
+std::vector<std::string_view> names(std::span<const Entry<Factory, Traits>> table) {
   std::vector<std::string_view> out;
-  for (const Entry<Factory>& e : table) out.push_back(e.name);
+  for (const Entry<Factory, Traits>& e : table) out.push_back(e.name);
   return out;
 }
 
 // "a, b, c": the names for an "(accepted: ...)" message.
-template <class Factory>
-std::string accepted(std::span<const Entry<Factory>> table) {
+template <class Factory, class Traits>
+std::string accepted(std::span<const Entry<Factory, Traits>> table) {
   std::string out;
-  for (const Entry<Factory>& e : table) {
+  for (const Entry<Factory, Traits>& e : table) {
     if (!out.empty()) out += ", ";
     out += e.name;
   }
@@ -72,8 +81,8 @@ std::string accepted(std::span<const Entry<Factory>> table) {
 }
 
 // The parameter `key` of `entry`, or nullptr.
-template <class Factory>
-const Param* find_param(const Entry<Factory>& entry, std::string_view key) {
+template <class Factory, class Traits>
+const Param* find_param(const Entry<Factory, Traits>& entry, std::string_view key) {
   for (const Param& p : entry.params)
     if (p.key == key) return &p;
   return nullptr;

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/scoreboard.h"
+#include "sim/scoreboard/scoreboard.h"
 
 namespace lockstep::sim {
 

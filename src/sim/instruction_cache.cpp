@@ -1,92 +1,16 @@
 #include "sim/instruction_cache.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <stdexcept>
 
 namespace lockstep::sim {
-namespace {
-
-// Both policies of seed 001 §3.2 order lines by a stamp from one counter per cache (access
-// order, so several accesses in one cycle still have an order); they differ in what renews it.
-class StampedReplacement : public ICacheReplacement {
- public:
-  explicit StampedReplacement(uint32_t lines) : stamps_(lines, 0) {}
-  void on_fill(uint32_t line) override { stamps_[line] = ++clock_; }
-  uint32_t victim(std::span<const uint32_t> candidates) const override {
-    uint32_t oldest = candidates.front();
-    for (uint32_t line : candidates)
-      if (stamps_[line] < stamps_[oldest]) oldest = line;
-    return oldest;
-  }
-
- protected:
-  void renew(uint32_t line) { stamps_[line] = ++clock_; }
-
- private:
-  std::vector<uint64_t> stamps_;
-  uint64_t clock_ = 0;
-};
-
-// lru: evicts the line used least recently; every use renews it.
-class LruReplacement final : public StampedReplacement {
- public:
-  using StampedReplacement::StampedReplacement;
-  void on_access(uint32_t line) override { renew(line); }
-};
-
-// fifo: evicts the line filled first; uses do not matter.
-class FifoReplacement final : public StampedReplacement {
- public:
-  using StampedReplacement::StampedReplacement;
-  void on_access(uint32_t) override {}
-};
-
-struct ReplacementEntry {
-  std::string_view name;
-  std::string_view description;
-  std::unique_ptr<ICacheReplacement> (*make)(uint32_t lines);
-};
-
-constexpr std::array kReplacements{
-    ReplacementEntry{"lru", "evict the least recently used line",
-                     [](uint32_t lines) -> std::unique_ptr<ICacheReplacement> {
-                       return std::make_unique<LruReplacement>(lines);
-                     }},
-    ReplacementEntry{"fifo", "evict the line filled first",
-                     [](uint32_t lines) -> std::unique_ptr<ICacheReplacement> {
-                       return std::make_unique<FifoReplacement>(lines);
-                     }},
-};
-
-std::unique_ptr<ICacheReplacement> make_replacement(std::string_view name, uint32_t lines) {
-  for (const ReplacementEntry& entry : kReplacements)
-    if (entry.name == name) return entry.make(lines);
-  std::string accepted;
-  for (const ReplacementEntry& entry : kReplacements) {
-    if (!accepted.empty()) accepted += ", ";
-    accepted += entry.name;
-  }
-  throw std::invalid_argument("unknown I-cache replacement policy '" + std::string(name) + "' (accepted: " + accepted +
-                              ")");
-}
-
-}  // namespace
-
-std::vector<std::string_view> icache_replacement_names() {
-  std::vector<std::string_view> names;
-  for (const ReplacementEntry& entry : kReplacements) names.push_back(entry.name);
-  return names;
-}
 
 InstructionCache::InstructionCache(const InstructionCacheOptions& options) : options_(options) {
   if (options.sets == 0 || options.ways == 0 || options.line_bytes == 0 || options.miss_latency == 0)
     throw std::invalid_argument("an instruction cache needs sets, ways, line_bytes and miss_latency of at least 1");
-  const uint32_t line_count = options.sets * options.ways;
-  replacement_ = make_replacement(options.replacement, line_count);
-  lines_.resize(line_count);
-  candidates_.reserve(options.ways);
+  replacement_ = mem::make_replacement_policy(options.replacement, options.sets, options.ways);
+  lines_.resize(static_cast<size_t>(options.sets) * options.ways);
 }
 
 FetchResult InstructionCache::access(uint64_t pc, uint64_t cycle) {
@@ -98,7 +22,8 @@ FetchResult InstructionCache::access(uint64_t pc, uint64_t cycle) {
   for (uint32_t line = first; line < first + options_.ways; ++line) {
     Line& l = lines_[line];
     if (!l.valid || l.tag != tag) continue;
-    replacement_->on_access(line);
+    // A merged miss uses the line as a hit does: under lru it renews the line too.
+    replacement_->on_hit(line);
     if (cycle >= l.ready_cycle) {
       ++stats_.hits;
       return {FetchOutcome::kHit, cycle};
@@ -109,24 +34,24 @@ FetchResult InstructionCache::access(uint64_t pc, uint64_t cycle) {
 
   // Miss: an empty way first (lowest index), else the policy's choice among the ways whose fill
   // has completed; lines still filling stay, so a waiting warp's line is not lost.
-  candidates_.clear();
+  uint64_t candidates = 0;  // bit w: way w's fill has completed
   uint64_t earliest_fill = UINT64_MAX;
   uint32_t chosen = UINT32_MAX;
-  for (uint32_t line = first; line < first + options_.ways; ++line) {
-    const Line& l = lines_[line];
+  for (uint32_t way = 0; way < options_.ways; ++way) {
+    const Line& l = lines_[first + way];
     if (!l.valid) {
-      chosen = line;
+      chosen = first + way;
       break;
     }
-    if (cycle >= l.ready_cycle) candidates_.push_back(line);
+    if (cycle >= l.ready_cycle) candidates |= uint64_t{1} << way;
     else earliest_fill = std::min(earliest_fill, l.ready_cycle);
   }
   if (chosen == UINT32_MAX) {
-    if (candidates_.empty()) {
+    if (candidates == 0) {
       ++stats_.set_full;
       return {FetchOutcome::kSetFull, earliest_fill};
     }
-    chosen = replacement_->victim(candidates_);
+    chosen = first + replacement_->victim(set, candidates);
   }
   const uint64_t ready = options_.external_fills ? kPending : cycle + options_.miss_latency;
   lines_[chosen] = Line{true, tag, ready};

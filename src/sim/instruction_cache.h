@@ -1,6 +1,8 @@
 #pragma once
 // The SM's instruction cache (seed 001 §3.2: fetch reads through the I-cache; a miss stalls
-// fetch for that warp only). Set-associative, with a replacement policy chosen by name.
+// fetch for that warp only). Set-associative, with a replacement policy chosen by name from the
+// caches' registry (mem/replacement/: icache.replacement accepts what l1.replacement and
+// l2.replacement accept).
 //
 // Timing: a miss sends one request to the next level and installs the line's tag at once,
 // marked as filling until cycle + miss_latency; from that cycle on the line hits. Another access
@@ -9,16 +11,16 @@
 // be served now and the caller retries (back-pressure, never a dropped request).
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "mem/replacement/replacement_policy.h"
 
 namespace lockstep::sim {
 
 struct InstructionCacheOptions {
   uint32_t sets = 1;          // >= 1
-  uint32_t ways = 1;          // >= 1
+  uint32_t ways = 1;          // 1 to mem::kMaxReplacementWays
   uint32_t line_bytes = 128;  // >= 1
   uint32_t miss_latency = 1;  // cycles from a miss until its line is there, >= 1
   std::string replacement = "lru";
@@ -47,22 +49,10 @@ struct InstructionCacheStats {
   uint64_t set_full = 0;       // accesses refused because their set had no way to replace
 };
 
-// A replacement policy owns its per-line metadata. Line index = set * ways + way.
-class ICacheReplacement {
- public:
-  virtual ~ICacheReplacement() = default;
-  // A line was filled (requested) at this point of the access order.
-  virtual void on_fill(uint32_t line) = 0;
-  // A valid line was accessed again (a hit, or a merged miss).
-  virtual void on_access(uint32_t line) = 0;
-  // The line to evict among `candidates` (lines of one set, not empty, in way order).
-  virtual uint32_t victim(std::span<const uint32_t> candidates) const = 0;
-};
-
 class InstructionCache {
  public:
-  // Throws std::invalid_argument for a zero geometry or latency, and
-  // "unknown I-cache replacement policy '<name>' (accepted: lru, fifo)" for an unknown name.
+  // Throws std::invalid_argument for a zero geometry or latency, and what
+  // mem::make_replacement_policy throws (too many ways, an unknown name).
   explicit InstructionCache(const InstructionCacheOptions& options);
 
   static constexpr uint64_t kPending = UINT64_MAX;  // a fill whose cycle the hierarchy decides
@@ -84,13 +74,9 @@ class InstructionCache {
   };
 
   InstructionCacheOptions options_;
-  std::vector<Line> lines_;                 // sets * ways
-  std::vector<uint32_t> candidates_;        // scratch of `ways` entries, sized once
-  std::unique_ptr<ICacheReplacement> replacement_;
+  std::vector<Line> lines_;  // sets * ways; line index = set * ways + way, as the policy counts
+  std::unique_ptr<mem::ReplacementPolicy> replacement_;
   InstructionCacheStats stats_;
 };
-
-// The replacement policy names, in the order an error message lists them.
-std::vector<std::string_view> icache_replacement_names();
 
 }  // namespace lockstep::sim

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "func/divergence/warp_formation.h"
+#include "func/divergence/divergence_unit.h"
 #include "func/instruction_effects.h"
 #include "ir/types.h"
 
@@ -166,7 +166,7 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
                                            const RegisterSpace& regs, uint32_t max_dst_ranges) {
   std::vector<InstTiming> table;
   table.reserve(kernel.code.size());
-  const bool forms_warps = func::is_block_level_unit(gpu.sm.divergence);
+  const bool forms_warps = func::divergence_unit(gpu.sm.divergence).traits.block_level;
   for (const ir::Instruction& inst : kernel.code) {
     InstTiming t;
     t.unit = unit_of(inst, gpu);

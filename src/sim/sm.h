@@ -37,8 +37,8 @@
 #include "sim/instruction_timing.h"
 #include "sim/kernel_timing.h"
 #include "sim/ldst_unit.h"
-#include "sim/scoreboard.h"
-#include "sim/warp_scheduler.h"
+#include "sim/scoreboard/scoreboard.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::sim {
 

@@ -6,7 +6,7 @@
 
 #include "fmt/format.h"
 #include "func/shared_layout.h"
-#include "sim/cta_scheduler.h"
+#include "sim/cta_scheduler/cta_scheduler.h"
 #include "sim/instruction_timing.h"
 #include "sim/launch_watchdog.h"
 #include "sim/memory_config.h"

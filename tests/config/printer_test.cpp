@@ -54,6 +54,10 @@ TEST(ConfigPrinter, PolicyKeysListTheRegisteredNames) {
   EXPECT_NE(text.find("  # one of bitmap, rid-table\n"), std::string::npos);
   EXPECT_NE(text.find("\ncta_scheduler = \"round-robin\"\n"), std::string::npos) << "one name: nothing to list";
   EXPECT_NE(text.find("\nreplacement = \"lru\"  # one of fifo, lru\n"), std::string::npos);
+  // The instruction cache reads the caches' replacement registry too (mem/replacement/).
+  const size_t icache = text.find("\n[icache]\n");
+  ASSERT_NE(icache, std::string::npos) << text;
+  EXPECT_NE(text.find("\nreplacement = \"lru\"  # one of fifo, lru\n", icache), std::string::npos) << text;
 }
 
 TEST(ConfigPrinter, OutputParsesBackToTheSameConfiguration) {

@@ -95,7 +95,7 @@ TEST(TimingKeys, BadValuesNameTheAcceptedValues) {
             "bad value 'xor' for timing.bank_mapping: expected one of warp-offset, register");
   EXPECT_FALSE(load_gpu_config("h100", {"timing.bank_mapping=register"}).timing.bank_by_warp);
   EXPECT_EQ(error_of({"icache.replacement=random"}),
-            "bad value 'random' for icache.replacement: expected one of lru, fifo");
+            "bad value 'random' for icache.replacement: expected one of fifo, lru");
   EXPECT_EQ(error_of({"timing.cta_scheduler=bcs"}),
             "bad value 'bcs' for timing.cta_scheduler: expected one of round-robin");
   EXPECT_EQ(error_of({"timing.rid_entries=0"}), "bad value '0' for timing.rid_entries: expected an integer from 1 to 32");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "func/divergence/divergence_unit.h"
 #include "func/divergence/warp_formation.h"
 
 namespace lockstep::func {
@@ -69,14 +70,18 @@ TEST(WarpFormation, SchedulerPicksTheLowestPcUntilAWarpRunsOutOfPatience) {
   EXPECT_EQ(s.pick({kNone, kNone, kNone}), kNone);
 }
 
-TEST(WarpFormation, BlockLevelUnits) {
-  EXPECT_TRUE(is_block_level_unit("dwf"));
-  EXPECT_TRUE(is_block_level_unit("tbc"));
-  EXPECT_FALSE(is_block_level_unit("ipdom-stack"));
-  EXPECT_FALSE(is_block_level_unit("branch-barrier"));
-  EXPECT_EQ(formation_rule_of("dwf"), FormationRule::InPlaceLut);
-  EXPECT_EQ(formation_rule_of("tbc"), FormationRule::Compaction);
-  EXPECT_THROW(formation_rule_of("ipdom-stack"), std::invalid_argument);
+// The registry's entries say which units are block-level and how they form warps (each unit's
+// own file sets it); the names here are the seed's.
+TEST(WarpFormation, BlockLevelUnitsComeFromTheRegistry) {
+  EXPECT_TRUE(divergence_unit("dwf").traits.block_level);
+  EXPECT_EQ(divergence_unit("dwf").traits.formation, FormationRule::InPlaceLut);
+  for (const char* name : {"tbc", "large-warp", "sbi", "swi"}) {
+    EXPECT_TRUE(divergence_unit(name).traits.block_level) << name;
+    EXPECT_EQ(divergence_unit(name).traits.formation, FormationRule::Compaction) << name;
+  }
+  for (const char* name : {"ipdom-stack", "branch-barrier", "thread-frontier"})
+    EXPECT_FALSE(divergence_unit(name).traits.block_level) << name;
+  EXPECT_THROW(divergence_unit("simt-magic"), std::invalid_argument);
 }
 
 }  // namespace

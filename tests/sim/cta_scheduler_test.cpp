@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/cta_scheduler.h"
+#include "sim/cta_scheduler/cta_scheduler.h"
 
 namespace lockstep::sim {
 namespace {

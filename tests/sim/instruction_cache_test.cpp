@@ -109,14 +109,19 @@ TEST(InstructionCache, SetWithEveryWayFillingRefusesUntilAFillCompletes) {
   EXPECT_EQ(cache.stats().merged_misses, 1u);
 }
 
+// The policies are the caches' registry's (mem/replacement/), errors included.
 TEST(InstructionCache, RegistryNamesAndErrors) {
-  EXPECT_EQ(icache_replacement_names(), (std::vector<std::string_view>{"lru", "fifo"}));
+  for (const mem::ReplacementPolicyInfo& info : mem::replacement_policies())
+    EXPECT_NO_THROW(InstructionCache(one_set_two_ways(std::string(info.name)))) << info.name;
   try {
     InstructionCache cache(one_set_two_ways("random"));
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown I-cache replacement policy 'random' (accepted: lru, fifo)");
+    EXPECT_EQ(std::string(e.what()), "unknown replacement policy 'random' (accepted: fifo, lru)");
   }
+  EXPECT_THROW(InstructionCache({.sets = 1, .ways = mem::kMaxReplacementWays + 1, .line_bytes = 128,
+                                 .miss_latency = 1, .replacement = "lru"}),
+               std::invalid_argument);
   EXPECT_THROW(InstructionCache({.sets = 0, .ways = 1, .line_bytes = 128, .miss_latency = 1, .replacement = "lru"}),
                std::invalid_argument);
   EXPECT_THROW(InstructionCache({.sets = 1, .ways = 1, .line_bytes = 128, .miss_latency = 0, .replacement = "lru"}),

@@ -19,9 +19,9 @@
 #include "func/warp.h"
 #include "mem/replacement/replacement_policy.h"
 #include "policy/policy_registry.h"
-#include "sim/cta_scheduler.h"
-#include "sim/scoreboard.h"
-#include "sim/warp_scheduler.h"
+#include "sim/cta_scheduler/cta_scheduler.h"
+#include "sim/scoreboard/scoreboard.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep {
 namespace {
@@ -38,11 +38,11 @@ struct Lcg {
 // The entry-level contract, the same for every kind: a name registered once, a description,
 // parameters with defaults in range that the configuration declares exactly as the policy does,
 // and the kind's configuration key accepting exactly the registered names.
-template <class Factory>
-void check_entries(std::span<const policy::Entry<Factory>> table, std::string_view config_key) {
+template <class Factory, class Traits>
+void check_entries(std::span<const policy::Entry<Factory, Traits>> table, std::string_view config_key) {
   ASSERT_FALSE(table.empty());
   std::set<std::string_view> names;
-  for (const policy::Entry<Factory>& entry : table) {
+  for (const policy::Entry<Factory, Traits>& entry : table) {
     SCOPED_TRACE(std::string(entry.name));
     EXPECT_FALSE(entry.name.empty());
     EXPECT_TRUE(names.insert(entry.name).second) << "registered twice";
@@ -248,6 +248,7 @@ TEST(PolicyContract, DivergenceUnitsStartTheWarpAtItsEntryWithAllLanes) {
 TEST(PolicyContract, ReplacementPoliciesPickACandidateWayEmptyOnesFirst) {
   check_entries(mem::replacement_policies(), "l1.replacement");
   check_entries(mem::replacement_policies(), "l2.replacement");
+  check_entries(mem::replacement_policies(), "icache.replacement");
   constexpr uint32_t kSets = 4, kWays = 8;
   for (const mem::ReplacementPolicyInfo& info : mem::replacement_policies()) {
     SCOPED_TRACE(std::string(info.name));

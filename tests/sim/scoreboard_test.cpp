@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/instruction_buffer.h"
-#include "sim/scoreboard.h"
+#include "sim/scoreboard/scoreboard.h"
 
 namespace lockstep::sim {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::sim {
 namespace {

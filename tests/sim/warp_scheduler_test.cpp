@@ -1,7 +1,7 @@
 // Warp scheduler policies: the registry, a contract every registered policy keeps, and each
 // policy's behaviour (seed 001 §3.4.2-3.4.3). The worked figures are in
 // warp_scheduler_figures_test.cpp.
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,11 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "func/divergence/divergence_counters.h"
+#include "func/divergence/warp_formation.h"
 #include "func/lanes.h"
 #include "ir/program.h"
 #include "policy/policy_registry.h"
@@ -83,8 +85,19 @@ struct DivergenceOptions {
   uint32_t large_warp_size = 4;
 };
 
+// How a unit's warps issue, which the CtaRunner and the timing model need before any unit is
+// built; each unit's file states it in its entry.
+struct DivergenceTraits {
+  // A block-level unit (dwf, tbc, large-warp, sbi, swi): the CtaRunner issues the paths of a
+  // block's warps that wait at one PC as formed warps (warp_formation.h); otherwise each warp
+  // issues its own path.
+  bool block_level = false;
+  // How a block-level unit groups those threads (read only when block_level).
+  FormationRule formation = FormationRule::Compaction;
+};
+
 using DivergenceUnitFactory = std::unique_ptr<DivergenceUnit> (*)(const DivergenceOptions& options);
-using DivergenceUnitInfo = policy::Entry<DivergenceUnitFactory>;
+using DivergenceUnitInfo = policy::Entry<DivergenceUnitFactory, DivergenceTraits>;
 
 // The registered units, in the order error messages list them (an immutable table,
 // func/divergence/registry.cpp; shape: policy/policy_registry.h).
@@ -92,6 +105,9 @@ std::span<const DivergenceUnitInfo> divergence_units();
 
 // The names make_divergence_unit knows, in the order error messages list them.
 const std::vector<std::string>& divergence_unit_names();
+
+// The entry of the unit called `name`; throws std::invalid_argument listing the known names.
+const DivergenceUnitInfo& divergence_unit(std::string_view name);
 
 // Known units by name; throws std::invalid_argument listing the known names.
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options);

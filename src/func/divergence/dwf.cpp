@@ -12,6 +12,7 @@ std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions& o) { return 
 
 extern constinit const DivergenceUnitInfo kDwfDivergence{
     "dwf", "dynamic warp formation: warps formed by PC across a block's warps",
-    kYieldAfterParams, make_entry};
+    kYieldAfterParams, make_entry,
+    {.block_level = true, .formation = FormationRule::InPlaceLut}};
 
 }  // namespace lockstep::func

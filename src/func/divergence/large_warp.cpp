@@ -21,6 +21,9 @@ std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions&) { return ma
 
 extern constinit const DivergenceUnitInfo kLargeWarpDivergence{
     "large-warp", "large warps of sm.large_warp_size warps, one SIMT stack each, compacted sub-warps",
-    kParams, make_entry};
+    kParams, make_entry,
+    // Fig 3-17 (b): each cycle the scheduler takes one active thread from every column of the
+    // large warp's mask matrix, which is tbc's compaction.
+    {.block_level = true, .formation = FormationRule::Compaction}};
 
 }  // namespace lockstep::func

@@ -3,6 +3,7 @@
 // the other policy kinds (policy/policy_registry.h).
 #include <array>
 #include <stdexcept>
+#include <string>
 
 #include "func/divergence/divergence_unit.h"
 
@@ -38,10 +39,14 @@ const std::vector<std::string>& divergence_unit_names() {
   return names;
 }
 
-std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options) {
-  if (const DivergenceUnitInfo* unit = policy::find(divergence_units(), options.name)) return unit->make(options);
-  throw std::invalid_argument("unknown divergence unit '" + options.name + "'; known: " +
+const DivergenceUnitInfo& divergence_unit(std::string_view name) {
+  if (const DivergenceUnitInfo* unit = policy::find(divergence_units(), name)) return *unit;
+  throw std::invalid_argument("unknown divergence unit '" + std::string(name) + "'; known: " +
                               policy::accepted(divergence_units()));
+}
+
+std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceOptions& options) {
+  return divergence_unit(options.name).make(options);
 }
 
 }  // namespace lockstep::func

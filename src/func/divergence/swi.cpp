@@ -12,6 +12,8 @@ std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions&) { return ma
 
 extern constinit const DivergenceUnitInfo kSwiDivergence{
     "swi", "sbi, or else another warp's path at another PC on the idle lanes (functional mode only)",
-    {}, make_entry};
+    {}, make_entry,
+    // Its stacks hold one warp each: compaction forms that warp's path as it is.
+    {.block_level = true, .formation = FormationRule::Compaction}};
 
 }  // namespace lockstep::func

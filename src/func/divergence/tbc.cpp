@@ -12,6 +12,7 @@ std::unique_ptr<DivergenceUnit> make_entry(const DivergenceOptions&) { return ma
 
 extern constinit const DivergenceUnitInfo kTbcDivergence{
     "tbc", "thread block compaction: a block-wide stack, warps compacted at divergence",
-    {}, make_entry};
+    {}, make_entry,
+    {.block_level = true, .formation = FormationRule::Compaction}};
 
 }  // namespace lockstep::func

@@ -1,7 +1,6 @@
 #include "func/divergence/warp_formation.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace lockstep::func {
 
@@ -67,19 +66,6 @@ ir::Pc FormationScheduler::pick(const std::vector<ir::Pc>& ready) {
     }
   }
   return chosen;
-}
-
-bool is_block_level_unit(const std::string& name) {
-  return name == "dwf" || name == "tbc" || name == "large-warp" || name == "sbi" || name == "swi";
-}
-
-FormationRule formation_rule_of(const std::string& name) {
-  if (name == "dwf") return FormationRule::InPlaceLut;
-  // Fig 3-17 (b): each cycle the scheduler takes one active thread from every column of the
-  // large warp's mask matrix, which is tbc's compaction.
-  // sbi's and swi's stacks hold one warp each: compaction forms that warp's path as it is.
-  if (name == "tbc" || name == "large-warp" || name == "sbi" || name == "swi") return FormationRule::Compaction;
-  throw std::invalid_argument("no warp formation for divergence unit '" + name + "'");
 }
 
 }  // namespace lockstep::func

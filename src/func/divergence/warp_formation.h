@@ -8,7 +8,6 @@
 // This file holds the two pure pieces: how threads are grouped into formed warps, and which PC
 // dwf issues next (tbc's block-wide stack is block_stack.h).
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "func/lanes.h"
@@ -61,10 +60,5 @@ class FormationScheduler {
   uint32_t patience_;
   std::vector<uint32_t> passed_;  // per warp: issues in a row it was ready for but not chosen
 };
-
-// The names of the block-level units (dwf, tbc, large-warp, and sbi and swi, which issue through
-// the same runner with a stack per warp) and their formation rules.
-bool is_block_level_unit(const std::string& name);
-FormationRule formation_rule_of(const std::string& name);
 
 }  // namespace lockstep::func

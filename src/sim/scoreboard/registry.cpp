@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/scoreboard.h"
+#include "sim/scoreboard/scoreboard.h"
 
 namespace lockstep::sim {
 

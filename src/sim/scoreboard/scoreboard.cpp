@@ -1,6 +1,6 @@
 // What the scoreboards share: the names of the issue checks and the argument checks. The
 // registry of implementations is registry.cpp in this folder.
-#include "sim/scoreboard.h"
+#include "sim/scoreboard/scoreboard.h"
 
 #include <stdexcept>
 #include <string>

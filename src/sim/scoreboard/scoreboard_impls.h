@@ -1,7 +1,7 @@
 #pragma once
 // Private to the scoreboard folder: the checks the implementations share (scoreboard.cpp). Not
 // for users of Scoreboard; they go through make_scoreboard.
-#include "sim/scoreboard.h"
+#include "sim/scoreboard/scoreboard.h"
 
 namespace lockstep::sim::scoreboard_detail {
 

@@ -3,7 +3,7 @@
 // to the SM first (a CTA's warps share their CTA's age; the lower slot then counts as older).
 #include <vector>
 
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::sim {
 namespace {

@@ -2,7 +2,7 @@
 // the scheduler looks for the first ready warp after the one it issued last, wrapping around, so
 // the ready warps take turns (0, 1, 3, 4, 5, 0, ... in the figure, where warp 2 is never ready).
 // "Loose": a warp that is not ready is skipped rather than waited for.
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::sim {
 namespace {

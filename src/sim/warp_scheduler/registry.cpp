@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::sim {
 

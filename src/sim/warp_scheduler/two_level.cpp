@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 namespace lockstep::sim {
 namespace {

@@ -1,6 +1,6 @@
 // WarpSet, the ready/resident sets the SM hands the warp scheduler policies. The registry of
 // policies is registry.cpp in this folder.
-#include "sim/warp_scheduler.h"
+#include "sim/warp_scheduler/warp_scheduler.h"
 
 #include <bit>
 

@@ -3,7 +3,7 @@
 // issues. A scheduler owns a fixed set of warp slots (ids 0 .. warp_slots - 1 within its SM
 // partition); the SM decides readiness (I-buffer valid, scoreboard, unit free, no barrier) and
 // tells the scheduler what happened; the policy only orders. Policies are created by name, one
-// file each in sim/warp_scheduler/, listed by its registry.cpp (docs/timing-model.md,
+// file each in this folder, listed by its registry.cpp (docs/timing-model.md,
 // "WarpScheduler"; the shape of the registry: policy/policy_registry.h).
 #include <bit>
 #include <cstddef>

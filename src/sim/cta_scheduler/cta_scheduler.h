@@ -1,7 +1,7 @@
 #pragma once
 // The CTA (thread block) scheduler: which SM each block of a launch runs on, and when
 // (seed 001 §3.6.1–3.6.2). A policy is an interface plus implementations made by name, one file
-// each in sim/cta_scheduler/, listed by its registry.cpp (shape: policy/policy_registry.h).
+// each in this folder, listed by its registry.cpp (shape: policy/policy_registry.h).
 //
 // The scheduler only places blocks; the SMs run them and report each completion. A placed block
 // stays on its SM until it completes: GPGPUs neither preempt nor migrate blocks (§3.6.2).
