@@ -9,10 +9,11 @@
 // primary's outcome may do) nor the reconvergence point (BlockStack::sibling_pc() stops there),
 // so the threads still meet at PCrec as under the stack. It also leaves instructions that end a
 // warp's turn or park (memory the block shares, barriers) to the primary, whose turn they end,
-// and every memory instruction (any space, fences too): fig 3-20 (b)'s per-lane multiplexers
-// feed the second instruction to the SIMT lanes, while the LD/ST unit takes one instruction's
-// addresses per issue, so the secondary path never needs a second one (the timing model,
-// sim/sm_co_issue.cpp, relies on it: a secondary's result always comes out of a pipeline).
+// and every memory instruction (any space, fences too) and device-runtime call (vprintf, malloc,
+// free): fig 3-20 (b)'s per-lane multiplexers feed the second instruction to the SIMT lanes,
+// while the LD/ST unit takes one instruction's addresses per issue, so the secondary path never
+// needs a second one (the timing model, sim/sm_co_issue.cpp, relies on it: a secondary's result
+// always comes out of a pipeline, and nothing of it waits for the end of the cycle).
 //
 // swi (fig 3-21): as sbi, and when the primary's warp has no sibling path to issue, the
 // secondary scheduler takes the top path of another warp of the block, at another PC, whose

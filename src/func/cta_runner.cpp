@@ -28,9 +28,12 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
   if (co_issues_) {
     no_secondary_.assign(kernel.code.size(), 0);
     for (size_t pc = 0; pc < no_secondary_.size(); ++pc) {
-      const ir::DecodedForm& d = kernel.program->code[pc].decoded;
+      // Memory of any space, fences, and calls of the device runtime (vprintf, malloc, free: not
+      // control instructions, but services the timing model runs at the end of the cycle).
+      const ir::Instruction& inst = kernel.program->code[pc];
+      const ir::DecodedForm& d = inst.decoded;
       const bool memory = d.space != ir::MemorySpace::None || d.operation != ir::MemoryOperation::None ||
-                          d.orders_memory;
+                          d.orders_memory || may_write_global(inst) || calls_launch_service(*kernel.program, inst);
       no_secondary_[pc] = kernel.code[pc].is_control || turn_flags_[pc] != 0 || memory ? 1 : 0;
     }
   }

@@ -225,8 +225,8 @@ class CtaRunner {
   std::vector<std::unique_ptr<BlockStack>> block_stacks_;
   bool stacked_ = false;                   // tbc or large-warp: block_stacks_ pick the PCs
   uint32_t stack_group_ = 0;               // warps per stack (tbc: the block's; sbi: 1)
-  bool co_issues_ = false;                 // sbi, swi: co_issue_sibling() beside each top issue
-  bool interweaves_warps_ = false;         // swi: else co_issue_other_warp()
+  bool co_issues_ = false;                 // sbi, swi: plan_secondary() beside each top issue
+  bool interweaves_warps_ = false;         // swi: else another warp's path (plan_secondary)
   uint32_t next_stack_ = 0;                // the large warp whose turn it is to issue
   uint64_t formed_count_ = 0;              // formed warps issued by the block so far (trace)
   std::vector<ir::Pc> ready_pcs_;          // plan_formed() scratch, per warp

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/interweaving_kernels.h"
+#include "sim/scoreboard_operands.h"
 #include "timing/timing_harness.h"
 
 namespace lockstep::test {
@@ -20,10 +21,15 @@ struct CoIssueRun {
   LaunchResult result;
 };
 
+// Runs `kernel` of `ptx` as one block of expected.size() threads, with out and `args`; checks out.
+// `overrides`: more preset settings.
 CoIssueRun run_figure(const char* ptx, const char* kernel, const std::string& unit,
-                      uint32_t if_threads, const std::vector<uint32_t>& expected) {
-  auto engine = timing_engine(
-      timing_gpu("teaching", {"sm.warp_size=4", "sm.divergence=" + unit, "icache.miss_latency=1"}));
+                      const std::vector<KernelArg>& args, const std::vector<uint32_t>& expected,
+                      const std::vector<std::string>& overrides = {}) {
+  std::vector<std::string> settings{"sm.warp_size=4", "sm.divergence=" + unit,
+                                    "icache.miss_latency=1"};
+  settings.insert(settings.end(), overrides.begin(), overrides.end());
+  auto engine = timing_engine(timing_gpu("teaching", settings));
   const ModuleId m = engine->load_ptx(ptx, "figure.ptx");
   const KernelInfo info = engine->kernel_info(m, kernel);
   std::map<uint32_t, std::string> block_at;
@@ -41,12 +47,14 @@ CoIssueRun run_figure(const char* ptx, const char* kernel, const std::string& un
       issued.push_back({e.formed_warp, std::to_string(e.cycle) + ":" + part});
     }
   });
-  const uint64_t buffer = engine->malloc(8 * sizeof(uint32_t));
+  const uint32_t threads = static_cast<uint32_t>(expected.size());
+  const uint64_t buffer = engine->malloc(threads * sizeof(uint32_t));
+  std::vector<KernelArg> all{KernelArg::of(buffer)};
+  all.insert(all.end(), args.begin(), args.end());
   CoIssueRun r;
-  r.result = engine->launch(m, kernel, {1, 1, 1}, {8, 1, 1}, 0,
-                            {KernelArg::of(buffer), KernelArg::of<uint32_t>(if_threads)});
+  r.result = engine->launch(m, kernel, {1, 1, 1}, {threads, 1, 1}, 0, all);
   EXPECT_FALSE(r.result.fault.has_value()) << (r.result.fault ? r.result.fault->message : "");
-  std::vector<uint32_t> out(8);
+  std::vector<uint32_t> out(threads);
   engine->copy_to_host(out.data(), buffer, out.size() * sizeof(uint32_t));
   EXPECT_EQ(out, expected);
   for (const auto& [formed, entry] : issued) r.trace += entry + " ";
@@ -56,16 +64,16 @@ CoIssueRun run_figure(const char* ptx, const char* kernel, const std::string& un
 
 constexpr uint32_t kSbiIfThreads = 1u << 0 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7;
 
-CoIssueRun run_sbi(const std::string& unit) {
-  return run_figure(kFigure3_19, "sbi", unit, kSbiIfThreads,
-                    {107, 148, 148, 107, 148, 107, 107, 107});
+CoIssueRun run_sbi(const std::string& unit, const std::vector<std::string>& overrides = {}) {
+  return run_figure(kFigure3_19, "sbi", unit, {KernelArg::of<uint32_t>(kSbiIfThreads)},
+                    {107, 148, 148, 107, 148, 107, 107, 107}, overrides);
 }
 
 constexpr uint32_t kSwiIfThreads = 1u << 0 | 1u << 3 | 1u << 5 | 1u << 6;
 
-CoIssueRun run_swi(const std::string& unit) {
-  return run_figure(kIfWithoutElse, "swi", unit, kSwiIfThreads,
-                    {107, 100, 100, 107, 100, 107, 107, 100});
+CoIssueRun run_swi(const std::string& unit, const std::vector<std::string>& overrides = {}) {
+  return run_figure(kIfWithoutElse, "swi", unit, {KernelArg::of<uint32_t>(kSwiIfThreads)},
+                    {107, 100, 100, 107, 100, 107, 107, 100}, overrides);
 }
 
 // Common to both figures (sm_formation.cpp's rules for a block that forms warps): a block has one
@@ -145,6 +153,104 @@ TEST(CoIssue, SimultaneousWarpInterweavingFigure3_21) {
   const CoIssueRun alone = run_swi("sbi");
   EXPECT_EQ(alone.trace.find('+'), std::string::npos);
   EXPECT_EQ(alone.cycles, 448u);
+}
+
+// A sibling on another unit, and the join waiting for both paths (sm_co_issue.cpp): one 4-lane
+// warp, T1..T3 add on the FP32 unit (f1 = tid + 1), T0 takes ex2 on the SFU (2^0 = 1); the
+// lanes meet at JOIN, whose cvt reads %f1. Cycle by cycle:
+//   2       A's ld.param (I-cache fill at 1); 3 mov %r1, %tid.x
+//   7, 8    cvt waits for %r1 (3 + 4); setp the cycle after (one issue per cycle)
+//   12      the branch waits for %p1 (8 + 4)
+//   13      IF's add.f32 with ELSE's ex2 beside it: another unit, whose issue slot is free, so
+//           the pair goes out (%f1 of cvt at 7 is back at 11)
+//   14      IF's bra JOIN alone: the sibling waits at JOIN (PCrec)
+//   33      JOIN's cvt: the pair's writes (%f1, one register for both paths' lanes) are
+//           released when the later path completes: the SFU's 20 cycles (13 + 20), not the
+//           FP32 unit's 4
+//   34      mul.wide; 38 add.s64 waits for %rd2 (34 + 4); 42 st waits for %rd3 (38 + 4); 43 ret;
+//           44 the exit
+//   444     the store's sources %rd3 and %r2 share a register bank (4 banks, one read a cycle:
+//           the run's one bank conflict), so it dispatches at 43, + global_latency 400
+// Under the SIMT stack ELSE's ex2 issues at 17 (the taken path after the bra at 14, refetched)
+// and JOIN at 37 (17 + 20): four cycles later to the end.
+TEST(CoIssue, SiblingOnAnotherUnitAndTheJoinWaitsForBoth) {
+  constexpr const char* kUnits = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+A:
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra ELSE;
+IF:
+  add.f32 %f1, %f1, 0f3F800000;
+  bra JOIN;
+ELSE:
+  ex2.approx.f32 %f1, %f1;
+JOIN:
+  cvt.rzi.u32.f32 %r2, %f1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+  const CoIssueRun r = run_figure(kUnits, "k", "sbi", {}, {1, 2, 3, 4});
+  EXPECT_EQ(r.trace,
+            "2:W0A 3:W0A.1 7:W0A.2 8:W0A.3 12:W0A.4 13:W0IF+W0ELSE 14:W0IF.1 33:W0JOIN 34:W0JOIN.1 "
+            "38:W0JOIN.2 42:W0JOIN.3 43:W0JOIN.4 44:W0JOIN.5 ");
+  EXPECT_EQ(r.cycles, 444u);
+  ASSERT_TRUE(r.result.timing.has_value());
+  EXPECT_EQ(r.result.timing->bank_conflicts, 1u);
+  const CoIssueRun stack = run_figure(kUnits, "k", "ipdom-stack", {}, {1, 2, 3, 4});
+  EXPECT_EQ(
+      stack.trace,
+      "2:W0A 3:W0A.1 7:W0A.2 8:W0A.3 12:W0A.4 13:W0IF 14:W0IF.1 17:W0ELSE 37:W0JOIN 38:W0JOIN.1 "
+      "42:W0JOIN.2 46:W0JOIN.3 47:W0JOIN.4 48:W0JOIN.5 ");
+  EXPECT_EQ(stack.cycles, 448u);
+}
+
+// The rid-table scoreboard (seed 001 fig 3-32) runs the same pairs in the same cycles: an sbi
+// pair is one more decoded instruction of its warp (its own token) and reserves one entry per
+// destination range of the two paths together (the figures' pairs: %r2 once). With one entry
+// per warp the writes of I1 queue behind each other (table full), but the pairs are the same.
+TEST(CoIssue, RidTableScoreboardRunsTheSamePairs) {
+  const std::vector<std::string> rid{"timing.scoreboard=rid-table"};
+  EXPECT_EQ(run_sbi("sbi", rid).trace, run_sbi("sbi").trace);
+  EXPECT_EQ(run_swi("swi", rid).trace, run_swi("swi").trace);
+  const CoIssueRun one = run_sbi("sbi", {"timing.scoreboard=rid-table", "timing.rid_entries=1"});
+  EXPECT_EQ(one.result.warp_instructions, 2u * (8 + 1 + 1 + 2 + 6));
+  EXPECT_EQ(one.result.divergence.formed_warps, 4u);
+  EXPECT_NE(one.trace.find("W0I3+W0I5.1"), std::string::npos);
+}
+
+// The scoreboard's view of an sbi pair (sm_co_issue.cpp): every register either instruction reads
+// or writes, overlapping and touching ranges merged, the tail folded past the limits.
+TEST(CoIssue, PairOperandsCoverBothPaths) {
+  sim::InstOperands a, b;
+  a.write(2).read(2).read(7, 2);
+  b.write(2).write(3).read(2).read(9).read(20);
+  const sim::InstOperands j = sim::joined_operands(a, b);
+  ASSERT_EQ(j.dst_count, 1u);
+  EXPECT_EQ(j.dst[0], (sim::RegRange{2, 2}));  // r2 (both) and r3 touch
+  ASSERT_EQ(j.src_count, 3u);
+  EXPECT_EQ(j.src[0], (sim::RegRange{2, 1}));
+  EXPECT_EQ(j.src[1], (sim::RegRange{7, 3}));  // r7..r8 and r9
+  EXPECT_EQ(j.src[2], (sim::RegRange{20, 1}));
+  // A rid-table of 2 entries: three destination ranges fold into two, the last covering r8..r12.
+  sim::InstOperands c, d;
+  c.write(0).write(8);
+  d.write(12);
+  const sim::InstOperands f = sim::joined_operands(c, d, 2);
+  ASSERT_EQ(f.dst_count, 2u);
+  EXPECT_EQ(f.dst[0], (sim::RegRange{0, 1}));
+  EXPECT_EQ(f.dst[1], (sim::RegRange{8, 5}));
 }
 
 }  // namespace
