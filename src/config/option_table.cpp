@@ -58,7 +58,7 @@ std::vector<OptionSpec> build_specs() {
                   "first, early reconvergence), or "
                   "warps formed across a block's warps: dwf, dynamic warp formation by PC, tbc, "
                   "thread block compaction, large-warp, large warps of sm.large_warp_size warps; "
-                  "or (functional mode only) two paths issued together: sbi, an if/else's paths "
+                  "or two paths issued together: sbi, an if/else's paths "
                   "within a warp, swi, sbi that also fills idle lanes with another warp's path");
 
   add_unit(s, "pipeline.int.latency", "pipeline.int.initiation_interval", "pipeline.int.lanes");

@@ -62,7 +62,7 @@ struct EngineOptions {
   // it, and yield_after, from `timing` when that sets them) ("branch-barrier":
   // independent thread scheduling, as on cc 7.0 and later; "ipdom-stack": the SIMT stack;
   // "thread-frontier": lowest PC first, reconvergence at thread frontiers; "dwf", "tbc",
-  // "large-warp", "sbi", "swi": block-level units, functional mode only).
+  // "large-warp", "sbi", "swi": block-level units).
   std::string divergence = "branch-barrier";
   // sm.yield_after: backward branches in a row before a branch-barrier thread group yields.
   uint32_t yield_after = 64;

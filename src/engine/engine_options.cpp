@@ -42,12 +42,6 @@ EngineOptions checked_engine_options(EngineOptions options) {
   }
   if (options.yield_after == 0) throw std::invalid_argument("sm.yield_after must be at least 1");
   if (options.large_warp_size == 0) throw std::invalid_argument("sm.large_warp_size must be at least 1");
-  // The timing SM issues formed warps (sim/sm_formation.cpp) but has no secondary scheduler to
-  // issue sbi's and swi's second path beside the first: refuse rather than run them as tbc.
-  if (options.timing && (options.divergence == "sbi" || options.divergence == "swi"))
-    throw std::invalid_argument(fmt::format(
-        "sm.divergence={} is modelled in functional mode only; timing mode does not co-issue a second path yet",
-        options.divergence));
   return options;
 }
 

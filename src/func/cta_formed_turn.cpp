@@ -75,6 +75,8 @@ bool CtaRunner::plan_formed(FormedIssue& issue, RunCounters& counters) {
     ++counters.divergence.formed_warps;
     counters.divergence.formed_threads += static_cast<uint64_t>(std::popcount(f.lanes));
   }
+  issue.secondary = {};
+  if (co_issues_ && stack != nullptr) plan_secondary(issue, *stack, counters);
   return true;
 }
 
@@ -122,7 +124,6 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
     for (uint32_t budget = options_.time_slice; budget != 0; --budget) {
       if (!plan_formed(issue, counters)) break;
       pc = issue.pc;
-      BlockStack* stack = issue.stack != FormedIssue::kNoStack ? block_stacks_[issue.stack].get() : nullptr;
       const ExecInst& in = code[pc];
       counters.warp_instructions += issue.formed.size();
       for (size_t k = 0; k < issue.formed.size(); ++k) {
@@ -136,16 +137,14 @@ CtaRunner::TurnResult CtaRunner::formed_turn(CtaState& cta, RunCounters& counter
         }
         if (any != 0) counters.global_writes += writes[pc];
       }
-      if (co_issues_ && stack != nullptr) {
+      if (issue.secondary.warp != FormedIssue::kNoWarp) {
         // sbi: the sibling path issues beside the top; swi: else another warp's path that fits
         // the idle lanes. A fault there is reported at the secondary's warp and PC.
-        faulting_warp = stack->first_warp();
-        pc = stack->sibling_pc();
-        if (pc != ir::kNoPc && !code[pc].is_control && flags[pc] == 0) {
-          co_issue_sibling(cta, *stack, pc, counters);
-        } else if (interweaves_warps_) {
-          co_issue_other_warp(cta, *stack, faulting_warp, pc, counters);
-        }
+        faulting_warp = issue.secondary.warp;
+        pc = issue.secondary.pc;
+        if (trace_ != nullptr) trace_secondary(cta, issue, std::nullopt, *trace_);
+        run_secondary(issue);
+        if (!issue.secondary.sibling) ++warps_[issue.secondary.warp].clock;
         pc = issue.pc;
       }
       const uint8_t f = flags[pc];

@@ -27,6 +27,18 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
   stacked_ = forms_warps_ && formation_rule_ == FormationRule::Compaction;
   co_issues_ = options_.divergence.name == "sbi" || options_.divergence.name == "swi";
   interweaves_warps_ = options_.divergence.name == "swi";
+  if (co_issues_) {
+    no_secondary_.assign(kernel.code.size(), 0);
+    for (size_t pc = 0; pc < no_secondary_.size(); ++pc) {
+      // Memory of any space, fences, and calls of the device runtime (vprintf, malloc, free: not
+      // control instructions, but services the timing model runs at the end of the cycle).
+      const ir::Instruction& inst = kernel.program->code[pc];
+      const ir::DecodedForm& d = inst.decoded;
+      const bool memory = d.space != ir::MemorySpace::None || d.operation != ir::MemoryOperation::None ||
+                          d.orders_memory || may_write_global(inst) || calls_launch_service(*kernel.program, inst);
+      no_secondary_[pc] = kernel.code[pc].is_control || turn_flags_[pc] != 0 || memory ? 1 : 0;
+    }
+  }
   if (options_.park_launch_effects && options_.park_footprints) {
     store_bytes_.resize(kernel.code.size());
     for (size_t pc = 0; pc < store_bytes_.size(); ++pc) store_bytes_[pc] = memory::plain_store_bytes(kernel.code[pc].fn);

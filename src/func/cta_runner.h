@@ -84,12 +84,24 @@ using TraceHook = std::function<void(const TraceRecord&)>;
 // warps one per cycle and runs the instruction on the members with the first of them.
 struct FormedIssue {
   static constexpr uint32_t kNoStack = UINT32_MAX;
+  static constexpr uint32_t kNoWarp = UINT32_MAX;
+  // sbi, swi (cta_co_issue.cpp): the path issued beside this one in the same issue, on lanes it
+  // leaves idle; warp kNoWarp when none qualifies. sibling: the other path of the issuing warp's
+  // divergent branch (sbi); else another warp's top path at another PC (swi).
+  struct Secondary {
+    uint32_t warp = kNoWarp;
+    ir::Pc pc = ir::kNoPc;
+    LaneMask active = 0;  // the path's lanes
+    LaneMask exec = 0;    // those that run it (after the guard)
+    bool sibling = false;
+  };
   ir::Pc pc = ir::kNoPc;
   uint32_t stack = kNoStack;              // the block stack that issues (tbc, large-warp)
   std::vector<FormationMember> members;   // in warp order: each warp's path (its active lanes)
   std::vector<LaneMask> exec;             // per member: the lanes that run it (after the guard)
   std::vector<FormedWarp> formed;         // in issue order
   uint64_t first_number = 0;              // formed warp k is the block's number first_number + k + 1
+  Secondary secondary;
 };
 
 class CtaRunner {
@@ -144,6 +156,15 @@ class CtaRunner {
                     const TraceHook& hook) const;
   // The block stacks' counters since the last call (tbc, large-warp; zero for dwf).
   DivergenceCounters take_stack_counters();
+  // sbi, swi: plan_formed() also picks the issue's secondary path (FormedIssue::secondary) and
+  // counts it (its threads, the pair as a formed warp). The caller runs it with run_secondary()
+  // before the primary's members run the instruction and before finish_formed() (the sibling
+  // path is the stack entry below the top, which finish_formed() may pop); trace_secondary()
+  // hands its trace record to `hook`, after the primary's. run_secondary() throws
+  // FaultException.
+  void run_secondary(const FormedIssue& issue);
+  void trace_secondary(const CtaState& cta, const FormedIssue& issue, std::optional<uint64_t> clock,
+                       const TraceHook& hook) const;
 
  private:
   // Per PC: kEndsTurn when a warp's turn ends after the instruction (shares_memory), kParks
@@ -170,17 +191,9 @@ class CtaRunner {
   // turn() under a block-level unit (cta_formed_turn.cpp): up to a time slice of formed-warp
   // issues, chosen across the block's warps.
   TurnResult formed_turn(CtaState& cta, RunCounters& counters);
-  // sbi, swi (cta_co_issue.cpp): issues the sibling path of `stack`'s top at `pc` beside the top's
-  // issue (the caller checked fig 3-19 (d)'s rules: not a control, turn-ending or parking one).
-  void co_issue_sibling(CtaState& cta, BlockStack& stack, ir::Pc pc, RunCounters& counters);
-  // swi (cta_co_issue.cpp): issues another warp's top path beside `primary`'s issue, when one
-  // qualifies (its warp and PC in `warp` and `pc` while it runs); false when none does.
-  bool co_issue_other_warp(CtaState& cta, const BlockStack& primary, uint32_t& warp, ir::Pc& pc,
-                           RunCounters& counters);
-  // Counts and traces a secondary issue of `w` (pc and active: the issued path) beside a primary
-  // issue on `primary` lanes; returns the lanes that run it.
-  LaneMask secondary_lanes(const CtaState& cta, const ExecInst& in, const Warp& w, LaneMask primary,
-                           RunCounters& counters);
+  // sbi, swi (cta_co_issue.cpp): picks and counts the secondary path beside `issue`, whose
+  // primary is `stack`'s top (fig 3-19 (d)'s rules: no_secondary_).
+  void plan_secondary(FormedIssue& issue, BlockStack& stack, RunCounters& counters);
   [[noreturn]] void report_deadlock(const CtaState& cta);
 
   const BoundKernel& kernel_;
@@ -188,6 +201,9 @@ class CtaRunner {
   RunOptions options_;
   const TraceHook* trace_;
   std::vector<uint8_t> turn_flags_;  // per PC: kEndsTurn | kParks
+  // sbi, swi: per PC, 1 when a secondary may not issue it (cta_co_issue.cpp: control, turn-ending,
+  // parking and memory instructions stay with the primary).
+  std::vector<uint8_t> no_secondary_;
   std::vector<ParkedInstruction> parked_;  // in the order the warps parked
   std::vector<uint8_t> warp_parked_;        // per warp: 1 while it has a parked instruction
   // Per PC, with park_footprints: bytes per lane of a plain global store (0: not one).
@@ -209,8 +225,8 @@ class CtaRunner {
   std::vector<std::unique_ptr<BlockStack>> block_stacks_;
   bool stacked_ = false;                   // tbc or large-warp: block_stacks_ pick the PCs
   uint32_t stack_group_ = 0;               // warps per stack (tbc: the block's; sbi: 1)
-  bool co_issues_ = false;                 // sbi, swi: co_issue_sibling() beside each top issue
-  bool interweaves_warps_ = false;         // swi: else co_issue_other_warp()
+  bool co_issues_ = false;                 // sbi, swi: plan_secondary() beside each top issue
+  bool interweaves_warps_ = false;         // swi: else another warp's path (plan_secondary)
   uint32_t next_stack_ = 0;                // the large warp whose turn it is to issue
   uint64_t formed_count_ = 0;              // formed warps issued by the block so far (trace)
   std::vector<ir::Pc> ready_pcs_;          // plan_formed() scratch, per warp

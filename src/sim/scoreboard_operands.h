@@ -3,6 +3,7 @@
 // ranges of consecutive register slots (a vector or 64-bit operand covers several slots; the
 // bound instruction's ExecInst::d / ExecInst::s, docs/timing-model.md). Fixed size, so building
 // one never allocates.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -49,5 +50,44 @@ struct InstOperands {
   constexpr std::span<const RegRange> dsts() const { return {dst.data(), dst_count}; }
   constexpr std::span<const RegRange> srcs() const { return {src.data(), src_count}; }
 };
+
+// The operands of two instructions that issue as one on one warp (sbi's pair: the two paths of a
+// divergent branch on complementary lanes, sim/sm_co_issue.cpp): every register either reads or
+// writes. Ranges that overlap or touch merge; past `max_dst` destination or kMaxSrcRanges source
+// ranges the tail folds into one covering range, as register_operands folds one instruction's
+// (instruction_timing.h), so the pair waits on at least what each would.
+constexpr InstOperands joined_operands(const InstOperands& a, const InstOperands& b,
+                                       uint32_t max_dst = kMaxDstRanges) {
+  auto join = [](std::span<const RegRange> x, std::span<const RegRange> y, size_t limit, auto&& out) {
+    std::array<RegRange, 2 * kMaxSrcRanges> runs{};
+    size_t n = 0;
+    for (const RegRange& r : x)
+      if (r.count != 0) runs[n++] = r;
+    for (const RegRange& r : y)
+      if (r.count != 0) runs[n++] = r;
+    std::sort(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(n),
+              [](const RegRange& l, const RegRange& r) { return l.first < r.first; });
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (m != 0 && runs[i].first <= runs[m - 1].end()) {
+        const uint64_t end = std::max(runs[m - 1].end(), runs[i].end());
+        runs[m - 1].count = static_cast<uint32_t>(end - runs[m - 1].first);
+      } else {
+        runs[m++] = runs[i];
+      }
+    }
+    if (m > limit) {
+      const uint64_t end = runs[m - 1].end();
+      m = limit;
+      runs[m - 1].count = static_cast<uint32_t>(end - runs[m - 1].first);
+    }
+    for (size_t i = 0; i < m; ++i) out(runs[i]);
+  };
+  InstOperands j;
+  join(a.dsts(), b.dsts(), std::clamp<uint32_t>(max_dst, 1, kMaxDstRanges),
+       [&](const RegRange& r) { j.write(r.first, r.count); });
+  join(a.srcs(), b.srcs(), kMaxSrcRanges, [&](const RegRange& r) { j.read(r.first, r.count); });
+  return j;
+}
 
 }  // namespace lockstep::sim

@@ -86,7 +86,10 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   sb.warps = slots;
   sb.registers_per_warp = registers_per_warp_;
   sb.rid_entries = gpu.timing.rid_entries;
-  sb.decoded_per_warp = gpu.timing.ibuffer_entries;
+  // sbi, swi: a sibling pair's joined operands are one more decoded instruction of the warp
+  // (sm_co_issue.cpp), beside its I-buffer's.
+  const std::string& unit = ctx_.run.divergence.name;
+  sb.decoded_per_warp = gpu.timing.ibuffer_entries + (unit == "sbi" || unit == "swi" ? 1 : 0);
   scoreboard_ = make_scoreboard(gpu.timing.scoreboard, sb);
   pending_kind_.assign(static_cast<size_t>(slots) * sb.registers_per_warp, kNotPending);
   std::vector<Completion> storage;
@@ -408,13 +411,29 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
 }
 
 uint64_t Sm::read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint64_t now) {
+  const uint64_t dispatch = bank_reads(p, local, t.operands, now);
+  stats_.bank_conflict_cycles += dispatch - now;
+  for (uint64_t& collector : partitions_[p].collector_free) {
+    if (collector <= now) {
+      collector = dispatch + 1;
+      break;
+    }
+  }
+  return dispatch;
+}
+
+uint64_t Sm::bank_reads(uint32_t p, uint32_t local, const InstOperands& ops, uint64_t now,
+                        const InstOperands* already_read) {
   // Operands through the register banks: timing.bank_reads_per_cycle reads per bank per cycle,
   // from the issue cycle on.
   Partition& part = partitions_[p];
   const uint32_t banks = static_cast<uint32_t>(part.banks.size());
   const uint32_t reads_per_cycle = ctx_.gpu->timing.bank_reads_per_cycle;
   uint64_t last_read = now;
-  for (const RegRange& r : t.operands.srcs()) {
+  for (const RegRange& r : ops.srcs()) {
+    if (already_read != nullptr &&
+        std::find(already_read->srcs().begin(), already_read->srcs().end(), r) != already_read->srcs().end())
+      continue;
     for (uint32_t i = 0; i < r.count; ++i) {
       const uint32_t reg = r.first + i;
       if (reg >= ctx_.regs.slot_count) continue;  // predicates have their own file
@@ -427,21 +446,13 @@ uint64_t Sm::read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint
       last_read = std::max(last_read, read);
     }
   }
-  const uint64_t dispatch = last_read;
-  stats_.bank_conflict_cycles += dispatch - now;
-  for (uint64_t& collector : part.collector_free) {
-    if (collector <= now) {
-      collector = dispatch + 1;
-      break;
-    }
-  }
-  return dispatch;
+  return last_read;
 }
 
 void Sm::take_finished_accesses() {
   for (const FinishedAccess& f : finished_accesses_) {
     for (Completion c : waiting_access_[f.id]) {
-      c.cycle = f.cycle;
+      c.cycle = std::max(c.cycle, f.cycle);  // not before its cycle: an sbi pair's other path (0 otherwise)
       c.sequence = sequence_++;
       completions_.push(c);
     }

@@ -148,11 +148,20 @@ class Sm {
     func::FormedIssue issue;
     size_t next = 0;
     uint32_t executed_by = 0;  // the slot whose issue ran the instruction (the first formed warp's)
+    uint32_t access = UINT32_MAX;  // its LD/ST unit instruction (kNoAccess: none)
     struct MemberWrites {
       uint32_t slot = 0;
       Reservation writes;
     };
     std::vector<MemberWrites> writes;
+    // sbi, swi (sm_co_issue.cpp): the issue's secondary path (issue.secondary). A sibling path
+    // (sbi) is checked and reserved with the primary as one pair on the warp's scoreboard:
+    // pair_ops (both instructions' registers) under pair_token, decoded when the issue is planned.
+    // Another warp's path (swi) reserves its own writes, secondary_writes.
+    bool paired = false;
+    InstOperands pair_ops;
+    ScoreboardToken pair_token = 0;
+    Reservation secondary_writes;
   };
   struct Completion {
     uint64_t cycle = 0;
@@ -248,6 +257,10 @@ class Sm {
   // Reads the operands of `t` through partition p's register banks from `now` and takes an
   // operand collector; returns the dispatch cycle.
   uint64_t read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint64_t now);
+  // The register-bank reads alone: the source ranges of `ops` not among `already_read` (null:
+  // none); returns the cycle of the last read (`now` when none waits).
+  uint64_t bank_reads(uint32_t p, uint32_t local, const InstOperands& ops, uint64_t now,
+                      const InstOperands* already_read = nullptr);
 
   // Formed warps (sm_formation.cpp). Plans the next issue of every block that forms warps and
   // has none in progress; true when one was planned.
@@ -265,6 +278,16 @@ class Sm {
   // After the issue's last formed warp (not before: an exited warp or one at a barrier may
   // still lead one of them): the exited and barrier holds of the block's warps.
   void hold_formed(uint32_t cta_slot, const InstTiming& t);
+  // sbi, swi: the secondary path beside a planned issue (sm_co_issue.cpp). plan_secondary()
+  // decodes a sibling pair's joined operands when the issue is planned; classify_secondary() is
+  // classify_formed()'s check of what the secondary adds (kNotSelected: nothing holds it);
+  // execute_secondary() runs it (before the primary's members, as functional mode does);
+  // issue_secondary() gives it its operand reads and unit, returning the cycle its result is
+  // ready (`done`: the primary's, when they share the unit).
+  void plan_secondary(CtaSlot& c);
+  StallReason classify_secondary(const CtaSlot& c, uint32_t lead, uint64_t now, uint64_t* unit_free) const;
+  void execute_secondary(uint32_t cta_slot, uint64_t now);
+  uint64_t issue_secondary(uint32_t cta_slot, uint32_t lead, uint64_t now, uint64_t dispatch, uint64_t done);
   // Whether the instruction's accesses go through the LD/ST unit (the hierarchy's spaces).
   bool through_ldst(const InstTiming& t) const {
     return ldst_ != nullptr && (t.space == MemorySpace::kGlobal || t.space == MemorySpace::kLocal ||

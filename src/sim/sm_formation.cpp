@@ -1,5 +1,5 @@
-// Formed warps in the timing model (sm.divergence = dwf, tbc, large-warp; seed 001 §3.3.4,
-// figs 3-14 to 3-17). The block's runner chooses each issue and forms its warps exactly as in
+// Formed warps in the timing model (sm.divergence = dwf, tbc, large-warp, and sbi and swi, whose
+// secondary path is sm_co_issue.cpp's; seed 001 §3.3.4, figs 3-14 to 3-21). The block's runner chooses each issue and forms its warps exactly as in
 // functional mode (CtaRunner::plan_formed), so both modes run the same instructions on the same
 // lanes; this file decides when they issue:
 //   - a block has at most one issue in progress; its formed warps issue in the order formation
@@ -48,6 +48,7 @@ bool Sm::plan_formed_issues() {
     stats_.divergence += counters.divergence;
     c.planned = true;
     c.next = 0;
+    plan_secondary(c);
     planned = true;
   }
   if (planned) mark_dirty();
@@ -65,14 +66,21 @@ StallReason Sm::classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free
       const WarpSlot& ms = warps_[s];
       if (ibuffer_.count(s) == 0) return ms.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
       if (t.memory_barrier && ms.memory_in_flight != 0) return StallReason::kSynchronization;
-      switch (scoreboard_->can_issue(s, t.operands, ibuffer_.front(s).token)) {
+      // An sbi pair's warp checks both paths' registers at once (plan_secondary).
+      const bool pair = c.paired && m.warp == c.issue.secondary.warp;
+      const InstOperands& ops = pair ? c.pair_ops : t.operands;
+      switch (scoreboard_->can_issue(s, ops, pair ? c.pair_token : ibuffer_.front(s).token)) {
         case IssueCheck::kReady: break;
         case IssueCheck::kRawHazard:
-        case IssueCheck::kWawHazard: return dependency_reason(s, t.operands);
+        case IssueCheck::kWawHazard: return dependency_reason(s, ops);
         case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
       }
     }
     if (through_ldst(t) && !ldst_->can_accept()) return StallReason::kMemoryThrottle;
+    if (c.issue.secondary.warp != func::FormedIssue::kNoWarp) {
+      const StallReason r = classify_secondary(c, slot, now, unit_free);
+      if (r != StallReason::kNotSelected) return r;
+    }
   }
   return unit_reason(slot, t, now, unit_free);
 }
@@ -89,8 +97,17 @@ void Sm::issue_formed(uint32_t slot, uint64_t now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += formed_threads(c.issue, k);
   if (k == 0) execute_formed(cta_slot, slot, now, t);
-  const uint64_t dispatch = read_operands(p, local, t, now);
+  uint64_t dispatch = read_operands(p, local, t, now);
   uint64_t done = part.units[static_cast<size_t>(t.unit)].accept(dispatch, ws.warp->width);
+  if (k == 0 && c.issue.secondary.warp != func::FormedIssue::kNoWarp) {
+    // The pair's writes on one warp (sbi) complete with the later of its two paths.
+    const uint64_t secondary_done = issue_secondary(cta_slot, slot, now, dispatch, done);
+    if (c.paired) {
+      done = std::max(done, secondary_done);
+      if (c.access != kNoAccess)
+        for (Completion& w : waiting_access_[c.access]) w.cycle = secondary_done;
+    }
+  }
   part.scheduler->on_issue(local, now);
   if (++c.next < c.issue.formed.size()) return;
   // The last formed warp: the writes complete with it (memory through the hierarchy: when the
@@ -122,13 +139,23 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
     if (head.pc != issue.pc)
       throw std::logic_error(fmt::format("SM {}: warp slot {} joins a formed warp at PC {} but holds PC {}", id_, s,
                                          issue.pc, head.pc));
-    c.writes.push_back({s, scoreboard_->reserve(s, t.operands, head.token)});
+    if (c.paired && m.warp == issue.secondary.warp) {
+      // sbi: the pair reserves both paths' writes as one (plan_secondary), in place of the head's.
+      scoreboard_->discard(s, head.token);
+      c.writes.push_back({s, scoreboard_->reserve(s, c.pair_ops, c.pair_token)});
+    } else {
+      c.writes.push_back({s, scoreboard_->reserve(s, t.operands, head.token)});
+    }
   }
   const bool ldst = through_ldst(t);
   const uint32_t access =
       ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant,
                          t.space == MemorySpace::kTexture ? ctx_.gpu->memory.texture_latency : 1)
            : kNoAccess;
+  c.access = access;
+  // sbi, swi: the secondary runs first, as in functional mode: its stack entry (sbi) is the one
+  // below the top, which the primary's outcome may pop.
+  if (issue.secondary.warp != func::FormedIssue::kNoWarp) execute_secondary(cta_slot, now);
   PendingKind kind = pending_kind(t);
   for (size_t i = 0; i < issue.members.size(); ++i) {
     const uint32_t s = c.writes[i].slot;

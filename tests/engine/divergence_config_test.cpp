@@ -1,6 +1,5 @@
 // sm.divergence's accepted values are the engine's divergence units (func::divergence_unit_names),
-// and the engine runs the unit the timing preset names (or refuses it: timing mode has no
-// secondary scheduler, so sbi and swi run in functional mode only).
+// and the engine runs the unit the timing preset names.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -22,11 +21,6 @@ TEST(DivergenceConfig, ChoicesAreTheEnginesUnits) {
     EngineOptions options;
     options.divergence = "branch-barrier";
     options.timing = gpu;
-    if (unit == "sbi" || unit == "swi") {
-      // The message is pinned in seed_warp_formation_test.
-      EXPECT_THROW(Engine{options}, std::invalid_argument);
-      continue;
-    }
     Engine engine(options);
     EXPECT_EQ(engine.options().divergence, unit);
     EXPECT_EQ(engine.options().yield_after, 3u);

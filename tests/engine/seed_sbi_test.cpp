@@ -7,55 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <iterator>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "common/harness.h"
+#include "config/gpu_config.h"
+#include "engine/interweaving_kernels.h"
 
 namespace lockstep {
 namespace {
-
-// out[tid] = 107 on the I2 path (1 + 2 + 4 + 100), 148 on the I5 path (16 + 32 + 100).
-// I1: 8 instructions; I2, I3: 1 each; I4: 2 (add, bra); I5: 2; I6: 6 (add, mul, add, st, ret and
-// the function's synthetic exit).
-constexpr const char* kFigure3_19 = R"(
-.version 9.0
-.target sm_75
-.address_size 64
-
-.visible .entry sbi(.param .u64 out, .param .u32 i2_threads)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<4>;
-I1:
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r4, [i2_threads];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, 0;
-  shr.u32 %r3, %r4, %r1;
-  and.b32 %r3, %r3, 1;
-  setp.eq.u32 %p1, %r3, 0;
-  @%p1 bra I5;
-I2:
-  add.u32 %r2, %r2, 1;
-I3:
-  add.u32 %r2, %r2, 2;
-I4:
-  add.u32 %r2, %r2, 4;
-  bra I6;
-I5:
-  add.u32 %r2, %r2, 16;
-  add.u32 %r2, %r2, 32;
-I6:
-  add.u32 %r2, %r2, 100;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-)";
 
 constexpr uint32_t kThreads = 8;
 constexpr uint32_t kLanes = 4;
@@ -70,12 +32,16 @@ struct UnitRun {
   LaunchResult result;
 };
 
-UnitRun run(const std::string& divergence) {
+// timing: on the cycle-level model (the teaching preset with 4-lane warps).
+UnitRun run(const std::string& divergence, bool timing = false) {
   EngineOptions options;
   options.warp_size = kLanes;
   options.divergence = divergence;
+  if (timing)
+    options.timing = std::make_shared<const config::GpuConfig>(
+        config::load_gpu_config("teaching", {"sm.warp_size=4", "sm.divergence=" + divergence}));
   Engine engine(options);
-  const ModuleId m = engine.load_ptx(kFigure3_19, "sbi.ptx");
+  const ModuleId m = engine.load_ptx(test::kFigure3_19, "sbi.ptx");
   const KernelInfo info = engine.kernel_info(m, "sbi");
   std::map<uint32_t, std::string> block_at;
   for (const auto& [label, pc] : info.labels) block_at[pc] = label;
@@ -150,6 +116,27 @@ TEST(SeedSbi, SecondaryIssuesTheElsePathUntilPcRecFigure3_19) {
   // Two pairs per warp, each carrying the warp's 4 threads.
   EXPECT_EQ(r.result.divergence.formed_warps, 4u);
   EXPECT_EQ(r.result.divergence.formed_threads, 16u);
+}
+
+// Timing mode issues each pair in one cycle through the SM's secondary issue path
+// (sim/sm_co_issue.cpp) with the pairs functional mode makes: the same issues per warp, counts
+// and divergence counters (the cycles: tests/timing/co_issue_test.cpp).
+TEST(SeedSbi, TimingModeCoIssuesTheSamePairs) {
+  for (const char* unit : {"ipdom-stack", "sbi"}) {
+    SCOPED_TRACE(unit);
+    const UnitRun functional = run(unit);
+    const UnitRun timing = run(unit, true);
+    EXPECT_EQ(timing.issues, functional.issues);
+    EXPECT_EQ(timing.result.warp_instructions, functional.result.warp_instructions);
+    EXPECT_EQ(timing.result.thread_instructions, functional.result.thread_instructions);
+    EXPECT_EQ(timing.result.divergence.divergent_branches, functional.result.divergence.divergent_branches);
+    EXPECT_EQ(timing.result.divergence.reconvergences, functional.result.divergence.reconvergences);
+    EXPECT_EQ(timing.result.divergence.formed_warps, functional.result.divergence.formed_warps);
+    EXPECT_EQ(timing.result.divergence.formed_threads, functional.result.divergence.formed_threads);
+  }
+  const UnitRun timing = run("sbi", true);
+  EXPECT_EQ(timing.result.warp_instructions, 2u * (8 + 1 + 1 + 2 + 6));
+  EXPECT_EQ(timing.result.divergence.formed_warps, 4u);
 }
 
 }  // namespace

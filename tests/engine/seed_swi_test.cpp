@@ -7,50 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <iterator>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "common/harness.h"
+#include "config/gpu_config.h"
+#include "engine/interweaving_kernels.h"
 
 namespace lockstep {
 namespace {
-
-// out[tid] = 107 on the if path (1 + 2 + 4 + 100), 100 for the others. I1: 8 instructions;
-// I2, I3, I4: 1 each; I5: 6 (add, mul, add, st, ret and the function's synthetic exit).
-constexpr const char* kIfWithoutElse = R"(
-.version 9.0
-.target sm_75
-.address_size 64
-
-.visible .entry swi(.param .u64 out, .param .u32 if_threads)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<4>;
-I1:
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r4, [if_threads];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, 0;
-  shr.u32 %r3, %r4, %r1;
-  and.b32 %r3, %r3, 1;
-  setp.eq.u32 %p1, %r3, 0;
-  @%p1 bra I5;
-I2:
-  add.u32 %r2, %r2, 1;
-I3:
-  add.u32 %r2, %r2, 2;
-I4:
-  add.u32 %r2, %r2, 4;
-I5:
-  add.u32 %r2, %r2, 100;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-)";
 
 constexpr uint32_t kThreads = 8;
 constexpr uint32_t kLanes = 4;
@@ -65,12 +32,16 @@ struct UnitRun {
   LaunchResult result;
 };
 
-UnitRun run(const std::string& divergence) {
+// timing: on the cycle-level model (the teaching preset with 4-lane warps).
+UnitRun run(const std::string& divergence, bool timing = false) {
   EngineOptions options;
   options.warp_size = kLanes;
   options.divergence = divergence;
+  if (timing)
+    options.timing = std::make_shared<const config::GpuConfig>(
+        config::load_gpu_config("teaching", {"sm.warp_size=4", "sm.divergence=" + divergence}));
   Engine engine(options);
-  const ModuleId m = engine.load_ptx(kIfWithoutElse, "swi.ptx");
+  const ModuleId m = engine.load_ptx(test::kIfWithoutElse, "swi.ptx");
   const KernelInfo info = engine.kernel_info(m, "swi");
   std::map<uint32_t, std::string> block_at;
   for (const auto& [label, pc] : info.labels) block_at[pc] = label;
@@ -127,6 +98,27 @@ TEST(SeedSwi, AnotherWarpFillsTheIdleLanesFigure3_21) {
   EXPECT_EQ(r.result.divergence.divergent_branches, 2u);
   EXPECT_EQ(r.result.divergence.formed_warps, 2u);
   EXPECT_EQ(r.result.divergence.formed_threads, 8u);
+}
+
+// Timing mode interweaves the same warps' paths in one cycle each (sim/sm_co_issue.cpp): the
+// same pairs, counts and divergence counters as functional mode (the cycles:
+// tests/timing/co_issue_test.cpp).
+TEST(SeedSwi, TimingModeInterweavesTheSamePairs) {
+  for (const char* unit : {"sbi", "swi"}) {
+    SCOPED_TRACE(unit);
+    const UnitRun functional = run(unit);
+    const UnitRun timing = run(unit, true);
+    EXPECT_EQ(timing.pairs, functional.pairs);
+    EXPECT_EQ(timing.result.warp_instructions, functional.result.warp_instructions);
+    EXPECT_EQ(timing.result.thread_instructions, functional.result.thread_instructions);
+    EXPECT_EQ(timing.result.divergence.divergent_branches, functional.result.divergence.divergent_branches);
+    EXPECT_EQ(timing.result.divergence.reconvergences, functional.result.divergence.reconvergences);
+    EXPECT_EQ(timing.result.divergence.formed_warps, functional.result.divergence.formed_warps);
+    EXPECT_EQ(timing.result.divergence.formed_threads, functional.result.divergence.formed_threads);
+  }
+  const UnitRun timing = run("swi", true);
+  EXPECT_EQ(timing.pairs.size(), 2u);
+  EXPECT_EQ(timing.result.warp_instructions, kStackWarpInstructions - 2);
 }
 
 }  // namespace
