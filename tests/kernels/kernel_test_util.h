@@ -67,10 +67,10 @@ inline std::vector<KernelCase> kernel_cases(WarpOps warp_ops,
     cases.push_back({newest, 32, nullptr, unit});
     if (warp_ops == WarpOps::kNone) cases.push_back({newest, 8, nullptr, unit});
   }
-  // Those timing mode forms warps for (sbi and swi co-issue on top of the same formation and are
-  // pinned by the seed figures' tests, tests/timing/co_issue_test.cpp), at one warp width only (test
+  // The block-level units in timing mode (sbi and swi co-issue on top of the same formation;
+  // tests/timing/co_issue_test.cpp pins the seed figures' traces), at one warp width only (test
   // time): the teaching preset's 8 lanes, or h100's 32 for programs with warp-level operations.
-  for (const char* unit : {"dwf", "tbc", "large-warp"}) {
+  for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
     if (warp_ops == WarpOps::kNone) {
       cases.push_back({newest, 8, "teaching", unit});
     } else {
