@@ -126,7 +126,9 @@ bool MemorySystem::move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint
         ++stats.dram_stalls;
         break;
       }
-      far_returning_[s].push({r, now + options_.far_latency});
+      MemRequest from_far = r;
+      from_far.source = s;  // the slice the sectors return to
+      far_returning_[s].push({from_far, now + options_.far_latency});
       ++stats.far_hits;
       slice.dram_pop();
       moved = true;
@@ -175,29 +177,11 @@ bool MemorySystem::tick_channel(uint32_t c, std::vector<DramRequest>& completed,
   return moved;
 }
 
-bool MemorySystem::fill_slices(uint32_t c, MemorySystemStats& stats, uint64_t now) {
+bool MemorySystem::fill_slices(RingBuffer<Returning>& pipe, MemorySystemStats& stats, uint64_t now) {
   bool moved = false;
-  RingBuffer<Returning>& pipe = returning_[c];
   while (!pipe.empty() && pipe.front().ready <= now) {
     const MemRequest& r = pipe.front().request;
     L2Slice& slice = slices_[r.source];
-    if (!slice.can_fill(r.line)) {
-      ++stats.fill_stalls;
-      break;
-    }
-    slice.dram_fill(r.line, r.sectors, now);
-    pipe.pop();
-    moved = true;
-  }
-  return moved;
-}
-
-bool MemorySystem::fill_from_far(uint32_t s, MemorySystemStats& stats, uint64_t now) {
-  bool moved = false;
-  RingBuffer<Returning>& pipe = far_returning_[s];
-  L2Slice& slice = slices_[s];
-  while (!pipe.empty() && pipe.front().ready <= now) {
-    const MemRequest& r = pipe.front().request;
     if (!slice.can_fill(r.line)) {
       ++stats.fill_stalls;
       break;
@@ -250,9 +234,9 @@ bool MemorySystem::tick_partition(Partition& p, uint64_t now) {
   for (uint32_t s : p.slices) moved |= slices_[s].tick(now);
   for (uint32_t s : p.slices) moved |= move_slice_to_dram(s, p.stats, now);
   for (uint32_t c : p.channels) moved |= tick_channel(c, p.completed, now);
-  for (uint32_t c : p.channels) moved |= fill_slices(c, p.stats, now);
+  for (uint32_t c : p.channels) moved |= fill_slices(returning_[c], p.stats, now);
   if (options_.sides > 1) {
-    for (uint32_t s : p.slices) moved |= fill_from_far(s, p.stats, now);
+    for (uint32_t s : p.slices) moved |= fill_slices(far_returning_[s], p.stats, now);
     for (uint32_t s : p.slices) moved |= move_victims(s, p.stats, now);
   }
   for (uint32_t s : p.slices) moved |= move_responses(s, p.stats, now);

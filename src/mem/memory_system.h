@@ -126,8 +126,9 @@ class MemorySystem {
   bool move_requests_to_slice(uint32_t s, uint64_t now);
   bool move_slice_to_dram(uint32_t s, MemorySystemStats& stats, uint64_t now);
   bool tick_channel(uint32_t c, std::vector<DramRequest>& completed, uint64_t now);
-  bool fill_slices(uint32_t c, MemorySystemStats& stats, uint64_t now);
-  bool fill_from_far(uint32_t s, MemorySystemStats& stats, uint64_t now);
+  // Data that came back (from a DRAM channel's controller, or from a far slice) fills the slice
+  // that asked for it (the request's source).
+  bool fill_slices(RingBuffer<Returning>& pipe, MemorySystemStats& stats, uint64_t now);
   bool move_victims(uint32_t s, MemorySystemStats& stats, uint64_t now);
   // The slice of the other side with the same index within its half.
   uint32_t paired(uint32_t s) const { return (s + per_side_) % options_.slices; }
