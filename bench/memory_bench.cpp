@@ -6,7 +6,7 @@
 // ../shared/reference/hardware.md §2b, §3 and §5 (the midpoint of each published range; the
 // range is printed beside it).
 //
-//   build/bench/lockstep_memory_bench [--quick] [--gpu NAME]... [--set key=value]...
+//   build/bench/lockstep_memory_bench [--quick] [--only latency|bandwidth] [--gpu NAME]... [--set key=value]...
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -135,7 +135,15 @@ void row(const std::string& what, Range published, double modelled, const char* 
              published.lo, published.hi, delta, within ? "within 10%" : "OUTSIDE 10%");
 }
 
-void run_preset(const std::string& name, bool quick, const std::vector<std::string>& overrides) {
+void run_chases(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick);
+void run_copies(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick);
+
+// Which half of the bench runs (--only): the chases, the copies, or both.
+struct Parts {
+  bool latency = true, bandwidth = true;
+};
+
+void run_preset(const std::string& name, bool quick, Parts parts, const std::vector<std::string>& overrides) {
   lockstep::EngineOptions options;
   options.timing =
       std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(name, overrides));
@@ -148,6 +156,13 @@ void run_preset(const std::string& name, bool quick, const std::vector<std::stri
   fmt::print("{} ({} SMs at {} MHz, {} KiB L2, {} DRAM channels)\n", name, gpu.gpu.sm_count, gpu.gpu.core_clock_mhz,
              gpu.gpu.l2_kib, gpu.dram.channels);
   const auto started = std::chrono::steady_clock::now();
+  if (parts.latency) run_chases(b, p, gpu, quick);
+  if (parts.bandwidth) run_copies(b, p, gpu, quick);
+  fmt::print("  ({:.1f} s of host time)\n\n",
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+void run_chases(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick) {
   // Long timed loops: their first pass also misses the (cold) instruction cache.
   row("shared-memory chase (4 KiB)", p.shared, static_cast<double>(b.shared_chase(1024, 4096)), "cycles");
   row("L1 chase (16 KiB)", p.l1, static_cast<double>(b.chase(16 << 10, 128, 4096, 128, 1)), "cycles");
@@ -165,6 +180,9 @@ void run_preset(const std::string& name, bool quick, const std::vector<std::stri
   }
   row("DRAM chase (128 MiB, cold lines)", p.dram,
       static_cast<double>(b.chase(128ull << 20, quick ? 512 : 2048, quick ? 512 : 2048, 0, 3)), "cycles");
+}
+
+void run_copies(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick) {
   const double peak = 2.0 * gpu.dram.bus_bytes * gpu.dram.channels * gpu.gpu.memory_clock_mhz * 1e6 / 1e12;
   const uint64_t big = quick ? (64ull << 20) : std::max<uint64_t>(128ull << 20, uint64_t{gpu.gpu.l2_kib} << 12);
   const Bench::Copy stream = b.copy_bandwidth("copy16", big, 0, 1);
@@ -181,21 +199,28 @@ void run_preset(const std::string& name, bool quick, const std::vector<std::stri
              fmt::format("L2-resident copy, ld.cg ({} KiB)", resident >> 10), copy);
   row(fmt::format("L2-resident read, ld.cg ({} KiB)", resident >> 10), p.l2_bandwidth,
       b.copy_bandwidth("read16_cg", resident, 1, 32, false).copy_tbps, "TB/s");
-  fmt::print("  ({:.1f} s of host time)\n\n",
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
+  Parts parts;
   std::vector<std::string> gpus, overrides;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      const std::string only = argv[++i];
+      if (only != "latency" && only != "bandwidth") {
+        fmt::print(stderr, "bad value '{}' for --only: expected latency or bandwidth\n", only);
+        return 2;
+      }
+      parts = {only == "latency", only == "bandwidth"};
+    }
     if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) overrides.push_back(argv[++i]);
     if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) gpus.push_back(argv[++i]);
   }
   if (gpus.empty()) gpus = {"h100", "h200", "a100", "v100"};
   fmt::print("memory hierarchy against published figures (hardware.md §2b, §3); latencies in SM cycles\n\n");
-  for (const std::string& g : gpus) run_preset(g, quick, overrides);
+  for (const std::string& g : gpus) run_preset(g, quick, parts, overrides);
 }
