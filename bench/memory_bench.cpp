@@ -135,33 +135,6 @@ void row(const std::string& what, Range published, double modelled, const char* 
              published.lo, published.hi, delta, within ? "within 10%" : "OUTSIDE 10%");
 }
 
-void run_chases(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick);
-void run_copies(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick);
-
-// Which half of the bench runs (--only): the chases, the copies, or both.
-struct Parts {
-  bool latency = true, bandwidth = true;
-};
-
-void run_preset(const std::string& name, bool quick, Parts parts, const std::vector<std::string>& overrides) {
-  lockstep::EngineOptions options;
-  options.timing =
-      std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(name, overrides));
-  options.warp_size = options.timing->sm.warp_size;
-  Engine engine(options);
-  const lockstep::config::GpuConfig& gpu = *options.timing;
-  Bench b{engine, engine.load_ptx_file(LOCKSTEP_MEMORY_PTX), gpu};
-  b.result = engine.malloc(64);
-  const Published p = published(name);
-  fmt::print("{} ({} SMs at {} MHz, {} KiB L2, {} DRAM channels)\n", name, gpu.gpu.sm_count, gpu.gpu.core_clock_mhz,
-             gpu.gpu.l2_kib, gpu.dram.channels);
-  const auto started = std::chrono::steady_clock::now();
-  if (parts.latency) run_chases(b, p, gpu, quick);
-  if (parts.bandwidth) run_copies(b, p, gpu, quick);
-  fmt::print("  ({:.1f} s of host time)\n\n",
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-}
-
 void run_chases(Bench& b, const Published& p, const lockstep::config::GpuConfig& gpu, bool quick) {
   // Long timed loops: their first pass also misses the (cold) instruction cache.
   row("shared-memory chase (4 KiB)", p.shared, static_cast<double>(b.shared_chase(1024, 4096)), "cycles");
@@ -199,6 +172,30 @@ void run_copies(Bench& b, const Published& p, const lockstep::config::GpuConfig&
              fmt::format("L2-resident copy, ld.cg ({} KiB)", resident >> 10), copy);
   row(fmt::format("L2-resident read, ld.cg ({} KiB)", resident >> 10), p.l2_bandwidth,
       b.copy_bandwidth("read16_cg", resident, 1, 32, false).copy_tbps, "TB/s");
+}
+
+// Which half of the bench runs (--only): the chases, the copies, or both.
+struct Parts {
+  bool latency = true, bandwidth = true;
+};
+
+void run_preset(const std::string& name, bool quick, Parts parts, const std::vector<std::string>& overrides) {
+  lockstep::EngineOptions options;
+  options.timing =
+      std::make_shared<const lockstep::config::GpuConfig>(lockstep::config::load_gpu_config(name, overrides));
+  options.warp_size = options.timing->sm.warp_size;
+  Engine engine(options);
+  const lockstep::config::GpuConfig& gpu = *options.timing;
+  Bench b{engine, engine.load_ptx_file(LOCKSTEP_MEMORY_PTX), gpu};
+  b.result = engine.malloc(64);
+  const Published p = published(name);
+  fmt::print("{} ({} SMs at {} MHz, {} KiB L2, {} DRAM channels)\n", name, gpu.gpu.sm_count, gpu.gpu.core_clock_mhz,
+             gpu.gpu.l2_kib, gpu.dram.channels);
+  const auto started = std::chrono::steady_clock::now();
+  if (parts.latency) run_chases(b, p, gpu, quick);
+  if (parts.bandwidth) run_copies(b, p, gpu, quick);
+  fmt::print("  ({:.1f} s of host time)\n\n",
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
 }  // namespace
