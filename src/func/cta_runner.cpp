@@ -25,8 +25,9 @@ CtaRunner::CtaRunner(const BoundKernel& kernel, LaunchState& launch, RunOptions 
   forms_warps_ = traits.block_level;
   if (forms_warps_) formation_rule_ = traits.formation;
   stacked_ = forms_warps_ && formation_rule_ == FormationRule::Compaction;
-  co_issues_ = options_.divergence.name == "sbi" || options_.divergence.name == "swi";
-  interweaves_warps_ = options_.divergence.name == "swi";
+  stack_sharing_ = traits.stack_sharing;
+  co_issues_ = traits.co_issue != DivergenceTraits::CoIssue::None;
+  interweaves_warps_ = traits.co_issue == DivergenceTraits::CoIssue::SiblingOrOtherWarp;
   if (co_issues_) {
     no_secondary_.assign(kernel.code.size(), 0);
     for (size_t pc = 0; pc < no_secondary_.size(); ++pc) {
@@ -60,10 +61,11 @@ void CtaRunner::start(CtaState& cta) {
   const uint32_t nwarps = (threads + width - 1) / width;
   // tbc: one stack for the block; large-warp: one per large warp (the last may be short); sbi:
   // one per warp (as swi).
-  const std::string& unit = options_.divergence.name;
-  stack_group_ = unit == "large-warp"             ? std::max(options_.divergence.large_warp_size, 1u)
-                 : unit == "sbi" || unit == "swi" ? 1
-                                                  : nwarps;
+  switch (stack_sharing_) {
+    case DivergenceTraits::StackSharing::Block: stack_group_ = nwarps; break;
+    case DivergenceTraits::StackSharing::LargeWarp: stack_group_ = std::max(options_.divergence.large_warp_size, 1u); break;
+    case DivergenceTraits::StackSharing::Warp: stack_group_ = 1; break;
+  }
   if (warps_.size() != nwarps) {
     warps_.assign(nwarps, Warp{});
     registers_.assign(nwarps, {});

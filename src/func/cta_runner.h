@@ -224,6 +224,7 @@ class CtaRunner {
   // sm.large_warp_size warps), which issue in turn; sbi: one per warp.
   std::vector<std::unique_ptr<BlockStack>> block_stacks_;
   bool stacked_ = false;                   // tbc or large-warp: block_stacks_ pick the PCs
+  DivergenceTraits::StackSharing stack_sharing_ = DivergenceTraits::StackSharing::Block;
   uint32_t stack_group_ = 0;               // warps per stack (tbc: the block's; sbi: 1)
   bool co_issues_ = false;                 // sbi, swi: plan_secondary() beside each top issue
   bool interweaves_warps_ = false;         // swi: else another warp's path (plan_secondary)

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "fmt/format.h"
+#include "func/divergence/divergence_unit.h"
 #include "func/step.h"
 #include "sim/pending_kind.h"
 
@@ -88,8 +89,9 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   sb.rid_entries = gpu.timing.rid_entries;
   // sbi, swi: a sibling pair's joined operands are one more decoded instruction of the warp
   // (sm_co_issue.cpp), beside its I-buffer's.
-  const std::string& unit = ctx_.run.divergence.name;
-  sb.decoded_per_warp = gpu.timing.ibuffer_entries + (unit == "sbi" || unit == "swi" ? 1 : 0);
+  const bool co_issues =
+      func::divergence_unit(ctx_.run.divergence.name).traits.co_issue != func::DivergenceTraits::CoIssue::None;
+  sb.decoded_per_warp = gpu.timing.ibuffer_entries + (co_issues ? 1 : 0);
   scoreboard_ = make_scoreboard(gpu.timing.scoreboard, sb);
   pending_kind_.assign(static_cast<size_t>(slots) * sb.registers_per_warp, kNotPending);
   std::vector<Completion> storage;

@@ -84,5 +84,25 @@ TEST(WarpFormation, BlockLevelUnitsComeFromTheRegistry) {
   EXPECT_THROW(divergence_unit("simt-magic"), std::invalid_argument);
 }
 
+// How many warps share a stack and what is co-issued beside the top path are traits too, so a
+// new unit states them in its own file rather than in the CtaRunner.
+TEST(WarpFormation, StackSharingAndCoIssueComeFromTheRegistry) {
+  using Sharing = DivergenceTraits::StackSharing;
+  using CoIssue = DivergenceTraits::CoIssue;
+  EXPECT_EQ(divergence_unit("tbc").traits.stack_sharing, Sharing::Block);
+  EXPECT_EQ(divergence_unit("large-warp").traits.stack_sharing, Sharing::LargeWarp);
+  EXPECT_EQ(divergence_unit("sbi").traits.co_issue, CoIssue::SiblingPath);
+  EXPECT_EQ(divergence_unit("swi").traits.co_issue, CoIssue::SiblingOrOtherWarp);
+  // Co-issue plans a warp's sibling path on that warp's own stack.
+  for (const DivergenceUnitInfo& unit : divergence_units()) {
+    if (unit.traits.co_issue == CoIssue::None) continue;
+    EXPECT_TRUE(unit.traits.block_level) << unit.name;
+    EXPECT_EQ(unit.traits.formation, FormationRule::Compaction) << unit.name;
+    EXPECT_EQ(unit.traits.stack_sharing, Sharing::Warp) << unit.name;
+  }
+  for (const char* name : {"ipdom-stack", "branch-barrier", "thread-frontier", "dwf", "tbc", "large-warp"})
+    EXPECT_EQ(divergence_unit(name).traits.co_issue, CoIssue::None) << name;
+}
+
 }  // namespace
 }  // namespace lockstep::func

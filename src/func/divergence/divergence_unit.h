@@ -94,6 +94,21 @@ struct DivergenceTraits {
   bool block_level = false;
   // How a block-level unit groups those threads (read only when block_level).
   FormationRule formation = FormationRule::Compaction;
+  // The warps that share one SIMT stack of a compacting block-level unit (read only then).
+  enum class StackSharing : uint8_t {
+    Block,      // tbc: one stack for the block
+    LargeWarp,  // large-warp: one per sm.large_warp_size consecutive warps
+    Warp,       // sbi, swi: one per warp
+  };
+  StackSharing stack_sharing = StackSharing::Block;
+  // What the CtaRunner issues beside a stack's top path on its idle lanes (cta_co_issue.cpp; in
+  // timing mode the SM's secondary issue path, sim/sm_co_issue.cpp).
+  enum class CoIssue : uint8_t {
+    None,
+    SiblingPath,           // sbi: the same warp's other path of an if/else
+    SiblingOrOtherWarp,    // swi: that, or else another warp's path at another PC
+  };
+  CoIssue co_issue = CoIssue::None;
 };
 
 using DivergenceUnitFactory = std::unique_ptr<DivergenceUnit> (*)(const DivergenceOptions& options);

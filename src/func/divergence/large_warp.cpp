@@ -24,6 +24,8 @@ extern constinit const DivergenceUnitInfo kLargeWarpDivergence{
     kParams, make_entry,
     // Fig 3-17 (b): each cycle the scheduler takes one active thread from every column of the
     // large warp's mask matrix, which is tbc's compaction.
-    {.block_level = true, .formation = FormationRule::Compaction}};
+    {.block_level = true,
+     .formation = FormationRule::Compaction,
+     .stack_sharing = DivergenceTraits::StackSharing::LargeWarp}};
 
 }  // namespace lockstep::func

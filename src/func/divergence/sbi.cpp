@@ -14,6 +14,9 @@ extern constinit const DivergenceUnitInfo kSbiDivergence{
     "sbi", "simultaneous branch interweaving: an if/else's two paths of one warp issued together",
     {}, make_entry,
     // Its stacks hold one warp each: compaction forms that warp's path as it is.
-    {.block_level = true, .formation = FormationRule::Compaction}};
+    {.block_level = true,
+     .formation = FormationRule::Compaction,
+     .stack_sharing = DivergenceTraits::StackSharing::Warp,
+     .co_issue = DivergenceTraits::CoIssue::SiblingPath}};
 
 }  // namespace lockstep::func

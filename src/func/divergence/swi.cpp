@@ -14,6 +14,9 @@ extern constinit const DivergenceUnitInfo kSwiDivergence{
     "swi", "sbi, or else another warp's path at another PC on the idle lanes",
     {}, make_entry,
     // Its stacks hold one warp each: compaction forms that warp's path as it is.
-    {.block_level = true, .formation = FormationRule::Compaction}};
+    {.block_level = true,
+     .formation = FormationRule::Compaction,
+     .stack_sharing = DivergenceTraits::StackSharing::Warp,
+     .co_issue = DivergenceTraits::CoIssue::SiblingOrOtherWarp}};
 
 }  // namespace lockstep::func
