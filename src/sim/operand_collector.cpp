@@ -11,10 +11,6 @@ OperandCollector::OperandCollector(const OperandCollectorOptions& options)
     throw std::invalid_argument("an operand collector needs at least one register bank and one read per cycle");
 }
 
-bool OperandCollector::can_accept(uint64_t now) const {
-  return std::any_of(collector_free_.begin(), collector_free_.end(), [now](uint64_t free) { return free <= now; });
-}
-
 uint64_t OperandCollector::accept(uint64_t now, const OperandRead& read) {
   const uint64_t dispatch = read_banks(now, read);
   stats_.bank_conflict_cycles += dispatch - now;
@@ -32,13 +28,6 @@ uint64_t OperandCollector::accept_beside(uint64_t now, const OperandRead& read, 
   const uint64_t own_dispatch = std::max(dispatch, read_banks(now, read));
   stats_.bank_conflict_cycles += own_dispatch - dispatch;
   return own_dispatch;
-}
-
-uint64_t OperandCollector::next_event(uint64_t now) const {
-  uint64_t next = UINT64_MAX;
-  for (uint64_t free : collector_free_)
-    if (free > now) next = std::min(next, free);
-  return next;
 }
 
 uint64_t OperandCollector::read_banks(uint64_t now, const OperandRead& read) {

@@ -10,6 +10,7 @@
 // bank (r + w) % banks (timing.bank_mapping = "warp-offset") or r % banks ("register"); predicates have
 // their own file and take no bank read.
 // Collectors: timing.collector_units per partition; one is held from issue until dispatch + 1.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,8 +45,10 @@ class OperandCollector {
   // Throws std::invalid_argument for zero banks or reads per cycle.
   explicit OperandCollector(const OperandCollectorOptions& options);
 
-  // A collector is free in `now`.
-  bool can_accept(uint64_t now) const;
+  // A collector is free in `now`. (Inline, as next_event: the issue scan asks every cycle.)
+  bool can_accept(uint64_t now) const {
+    return std::any_of(collector_free_.begin(), collector_free_.end(), [now](uint64_t free) { return free <= now; });
+  }
   // An instruction issued in `now`: reads its sources and takes a free collector (the caller
   // checked can_accept) until dispatch + 1; returns the dispatch cycle (`now` with no conflict).
   uint64_t accept(uint64_t now, const OperandRead& read);
@@ -56,7 +59,12 @@ class OperandCollector {
   // Nothing advances by itself: banks and collectors free with the clock.
   bool tick(uint64_t /*now*/) { return false; }
   // The first cycle after `now` at which a collector held now frees; UINT64_MAX: none is held.
-  uint64_t next_event(uint64_t now) const;
+  uint64_t next_event(uint64_t now) const {
+    uint64_t next = UINT64_MAX;
+    for (uint64_t free : collector_free_)
+      if (free > now) next = std::min(next, free);
+    return next;
+  }
 
   const OperandCollectorStats& stats() const { return stats_; }
 

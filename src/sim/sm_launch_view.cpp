@@ -8,8 +8,7 @@
 namespace lockstep::sim {
 
 uint64_t Sm::next_change(uint64_t now) const {
-  uint64_t next = UINT64_MAX;
-  next = std::min(next, writeback_.next_event(now));
+  uint64_t next = writeback_.next_event(now);
   if (ldst_ != nullptr) next = std::min(next, ldst_->next_event(now));
   auto later = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);

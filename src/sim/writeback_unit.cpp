@@ -14,13 +14,7 @@ WritebackUnit::WritebackUnit(const WritebackUnitOptions& options) : options_(opt
   retired_.reserve(options.capacity);
 }
 
-void WritebackUnit::accept(uint64_t /*now*/, Completion result) {
-  result.sequence = next_sequence_++;
-  waiting_.push(result);
-}
-
-bool WritebackUnit::tick(uint64_t now) {
-  retired_.clear();
+bool WritebackUnit::retire(uint64_t now) {
   while (!waiting_.empty() && waiting_.top().cycle <= now) {
     Completion c = waiting_.top();
     waiting_.pop();
@@ -37,10 +31,6 @@ bool WritebackUnit::tick(uint64_t now) {
     retired_.push_back(c);
   }
   return !retired_.empty();
-}
-
-uint64_t WritebackUnit::next_event(uint64_t /*now*/) const {
-  return waiting_.empty() ? UINT64_MAX : waiting_.top().cycle;
 }
 
 }  // namespace lockstep::sim

@@ -47,17 +47,27 @@ class WritebackUnit {
   bool can_accept(uint64_t /*now*/) const { return true; }
   // A result of an instruction issued (or a memory access finished) in `now`, due at its
   // `cycle`; it leaves behind the results handed over before it that are due in the same cycle.
-  void accept(uint64_t now, Completion result);
+  void accept(uint64_t /*now*/, Completion result) {
+    result.sequence = next_sequence_++;
+    waiting_.push(result);
+  }
   // Cycle `now`: the results due by now leave, in due and issue order, through their
   // partitions' write ports (one without writes takes none); the rest of a full partition's
   // wait for now + 1. True when any left; retired() lists them until the next tick.
-  bool tick(uint64_t now);
+  bool tick(uint64_t now) {
+    retired_.clear();
+    // Most cycles nothing is due: that answer stays inline.
+    return !waiting_.empty() && waiting_.top().cycle <= now && retire(now);
+  }
   const std::vector<Completion>& retired() const { return retired_; }
   // When the earliest result waiting is due (after tick(now), later than now); UINT64_MAX: none.
-  uint64_t next_event(uint64_t now) const;
+  uint64_t next_event(uint64_t /*now*/) const { return waiting_.empty() ? UINT64_MAX : waiting_.top().cycle; }
   bool empty() const { return waiting_.empty(); }
 
  private:
+  // tick() with a result due: fills retired_.
+  bool retire(uint64_t now);
+
   struct PortUse {
     uint64_t cycle = 0;   // the last cycle results went through the partition's ports
     uint32_t writes = 0;  // and how many
