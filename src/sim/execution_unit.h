@@ -13,6 +13,8 @@
 // (A100 INT: 16 lanes, interval 2), so a product of the two would count the lanes twice.
 #include <cstdint>
 
+#include "sim/pipeline_unit.h"
+
 namespace lockstep::sim {
 
 struct ExecutionUnitOptions {
@@ -26,8 +28,10 @@ struct ExecutionUnitStats {
   uint64_t busy_cycles = 0;  // cycles the issue slot was held, summed over instructions
 };
 
+// A stage of the SM's issue path (pipeline_unit.h); a request is a warp instruction's threads.
 class ExecutionUnit {
  public:
+  using Request = uint32_t;
   // Throws std::invalid_argument when latency, initiation_interval or lanes is 0.
   explicit ExecutionUnit(const ExecutionUnitOptions& options);
 
@@ -46,6 +50,9 @@ class ExecutionUnit {
 
   // The first cycle at which can_accept is true (for idle skipping).
   uint64_t next_free_cycle() const { return next_free_; }
+  // Nothing advances by itself: the issue slot frees with the clock, at next_event().
+  bool tick(uint64_t /*now*/) { return false; }
+  uint64_t next_event(uint64_t now) const { return next_free_ > now ? next_free_ : UINT64_MAX; }
   const ExecutionUnitOptions& options() const { return options_; }
   const ExecutionUnitStats& stats() const { return stats_; }
 
@@ -54,5 +61,7 @@ class ExecutionUnit {
   uint64_t next_free_ = 0;
   ExecutionUnitStats stats_;
 };
+
+static_assert(PipelineUnit<ExecutionUnit>);
 
 }  // namespace lockstep::sim

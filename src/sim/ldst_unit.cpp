@@ -42,14 +42,16 @@ LdstUnit::LdstUnit(const LdstUnitOptions& options)
   transactions_.reserve(mem::Coalescer::kMaxTransactions);
   ready_tokens_.reserve(options.l1.mshr_max_merge);
   instruction_fills_.reserve(options.inbound);
+  finished_.reserve(options.in_flight);  // an instruction finishes once
 }
 
-uint32_t LdstUnit::open(mem::AccessKind kind, uint64_t now, bool bypass_l1, bool constant, uint32_t min_latency) {
+uint32_t LdstUnit::accept(uint64_t now, const LdstRequest& request) {
   const uint32_t id = free_ids_.back();
   free_ids_.pop_back();
   ++in_use_;
-  const uint64_t earliest = now + std::max(min_latency, constant ? options_.constant_latency : 1u);
-  instructions_[id] = Instruction{kind, bypass_l1, constant, 0, false, earliest, now};
+  const uint64_t earliest =
+      now + std::max(request.min_latency, request.constant ? options_.constant_latency : 1u);
+  instructions_[id] = Instruction{request.kind, request.bypass_l1, request.constant, 0, false, earliest, now};
   return id;
 }
 
@@ -274,7 +276,9 @@ bool LdstUnit::serve(const Transaction& t, uint64_t now) {
   return false;
 }
 
-bool LdstUnit::cycle(uint64_t now, std::vector<FinishedAccess>& finished) {
+bool LdstUnit::tick(uint64_t now) {
+  std::vector<FinishedAccess>& finished = finished_;
+  finished.clear();
   bool changed = fill(now, finished);
   for (uint32_t id : closed_ids_) finish_if_done(id, now, finished);
   changed |= !closed_ids_.empty();

@@ -25,6 +25,7 @@
 #include "mem/ring.h"
 #include "mem/sector_cache.h"
 #include "mem/shared_banks.h"
+#include "sim/pipeline_unit.h"
 
 namespace lockstep::sim {
 
@@ -57,24 +58,35 @@ struct LdstUnitStats {
   uint64_t loads = 0;
 };
 
-// A memory instruction that finished: its id (from open) and the cycle its result is ready.
+// What a memory instruction asks of the unit when it issues.
+struct LdstRequest {
+  mem::AccessKind kind = mem::AccessKind::kRead;
+  bool bypass_l1 = false;    // a load the L1 neither serves nor keeps (ld.cg, ld.cv, volatile)
+  bool constant = false;     // a load through the constant cache (ld.const, ld.param), ready no
+                             // sooner than its hit latency
+  uint32_t min_latency = 1;  // its result is ready no sooner than this after issue (the texture
+                             // pipeline's)
+};
+
+// A memory instruction that finished: its id (from accept) and the cycle its result is ready.
 struct FinishedAccess {
   uint32_t id = 0;
   uint64_t cycle = 0;
 };
 
+// A stage of the SM's issue path (pipeline_unit.h).
 class LdstUnit {
  public:
+  using Request = LdstRequest;
   explicit LdstUnit(const LdstUnitOptions& options);
 
-  // Room for another instruction: its queue is below capacity and an id is free.
+  // Room for another instruction: its queue is below capacity and an id is free. The room does
+  // not depend on the cycle (the form with `now` is the stage contract's).
   bool can_accept() const { return queue_.size() - head_ < options_.queue && !free_ids_.empty(); }
-  // A memory instruction issued at `now`; its accesses follow with add(), then close().
-  // `bypass_l1`: a load the L1 neither serves nor keeps (ld.cg, ld.cv, volatile). `constant`:
-  // a load through the constant cache (ld.const, ld.param), ready no sooner than its hit latency.
-  // `min_latency`: its result is ready no sooner than this after issue (the texture pipeline's).
-  uint32_t open(mem::AccessKind kind, uint64_t now, bool bypass_l1 = false, bool constant = false,
-                uint32_t min_latency = 1);
+  bool can_accept(uint64_t /*now*/) const { return can_accept(); }
+  // A memory instruction issued at `now`; returns its id. Its accesses follow with add(), then
+  // close().
+  uint32_t accept(uint64_t now, const LdstRequest& request);
   // Whether a constant load with these accesses would miss the constant cache (no side effects).
   bool constant_misses(const func::AccessLog& log) const;
   // The accesses one execution of the instruction made; `warp_slot` places local memory.
@@ -83,8 +95,10 @@ class LdstUnit {
   void close(uint32_t id);
 
   // One cycle: responses delivered since the last cycle fill the L1, then the head transaction
-  // goes through the L1. Appends the instructions that finished. True when anything changed.
-  bool cycle(uint64_t now, std::vector<FinishedAccess>& finished);
+  // goes through the L1. True when anything changed; finished() lists the instructions that
+  // finished in it, until the next tick.
+  bool tick(uint64_t now);
+  const std::vector<FinishedAccess>& finished() const { return finished_; }
   // The first cycle after `now` at which cycle() could change something on its own.
   uint64_t next_event(uint64_t now) const;
   bool busy() const { return head_ < queue_.size() || !inbound_.empty() || in_use_ != 0; }
@@ -155,7 +169,10 @@ class LdstUnit {
   std::vector<mem::Transaction> transactions_;
   std::vector<uint64_t> ready_tokens_;
   std::vector<uint64_t> instruction_fills_;  // code addresses of the lines filled in this cycle
+  std::vector<FinishedAccess> finished_;     // the instructions that finished in this cycle
   LdstUnitStats stats_;
 };
+
+static_assert(PipelineUnit<LdstUnit>);
 
 }  // namespace lockstep::sim

@@ -32,6 +32,17 @@ ExecutionUnitOptions unit_options(const config::UnitTiming& u) {
   return {u.latency, u.initiation_interval, u.lanes};
 }
 
+OperandCollectorOptions collector_options(const config::GpuConfig& gpu, const RegisterSpace& regs) {
+  return {gpu.timing.register_banks, gpu.timing.bank_reads_per_cycle, gpu.timing.bank_by_warp,
+          gpu.timing.collector_units, regs.slot_count};
+}
+
+// Warp slots per SM: sm.max_warps rounded up to a whole number per scheduler partition.
+uint32_t warp_slots(const config::GpuConfig& gpu) {
+  const uint32_t partitions = gpu.sm.schedulers;
+  return (gpu.sm.max_warps + partitions - 1) / partitions * partitions;
+}
+
 }  // namespace
 
 Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
@@ -44,20 +55,19 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
       registers_per_warp_(std::max(1u, context.regs.total())),
       icache_({context.gpu->icache.sets, context.gpu->icache.ways, context.gpu->icache.line_bytes,
                context.gpu->icache.miss_latency, context.gpu->icache.replacement, context.ldst != nullptr}),
-      ibuffer_({(context.gpu->sm.max_warps + partitions_count_ - 1) / partitions_count_ * partitions_count_,
-                context.gpu->timing.ibuffer_entries}) {
+      ibuffer_({warp_slots(*context.gpu), context.gpu->timing.ibuffer_entries}),
+      // Results in flight: room for 8 per warp slot before the storage would grow.
+      writeback_({partitions_count_, context.gpu->timing.writeback_ports, size_t{warp_slots(*context.gpu)} * 8}) {
   const config::GpuConfig& gpu = *ctx_.gpu;
   const uint32_t per_partition = (gpu.sm.max_warps + partitions_count_ - 1) / partitions_count_;
   const uint32_t slots = per_partition * partitions_count_;
   const config::GpuConfig::Pipeline& pipe = gpu.pipeline;
   partitions_.reserve(partitions_count_);
   for (uint32_t p = 0; p < partitions_count_; ++p) {
-    Partition& part = partitions_.emplace_back(per_partition);
+    Partition& part = partitions_.emplace_back(per_partition, collector_options(gpu, ctx_.regs));
     part.scheduler = make_warp_scheduler(gpu.timing.warp_scheduler, {per_partition, gpu.timing.fetch_group_size});
     for (const config::UnitTiming* u : {&pipe.integer, &pipe.fp32, &pipe.fp64, &pipe.sfu, &pipe.tensor, &pipe.ldst})
       part.units.emplace_back(unit_options(*u));
-    part.banks.assign(gpu.timing.register_banks, {});
-    part.collector_free.assign(gpu.timing.collector_units, 0);
     part.held.assign(per_partition, StallReason::kNotSelected);
   }
   warps_.resize(slots);
@@ -70,7 +80,6 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     launch_.access_log = &access_log_;
     waiting_access_.resize(o.in_flight);
     for (std::vector<Completion>& w : waiting_access_) w.reserve(1);
-    finished_accesses_.reserve(o.in_flight);
   }
   deferred_.reserve(slots);  // a warp issues at most once per cycle
   if (ctx_.trace != nullptr) trace_out_.reserve(static_cast<size_t>(partitions_count_) * issue_width_);
@@ -94,9 +103,6 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   sb.decoded_per_warp = gpu.timing.ibuffer_entries + (co_issues ? 1 : 0);
   scoreboard_ = make_scoreboard(gpu.timing.scoreboard, sb);
   pending_kind_.assign(static_cast<size_t>(slots) * sb.registers_per_warp, kNotPending);
-  std::vector<Completion> storage;
-  storage.reserve(static_cast<size_t>(slots) * 8);
-  completions_ = decltype(completions_)(std::greater<>{}, std::move(storage));
   finished_.reserve(ctas_.size());
   idle_since_ = available_from;
 }
@@ -154,9 +160,9 @@ bool Sm::cycle(uint64_t now) {
     // The scans read only the unit's room (memory throttle); its other progress reaches the
     // warps as completions (writeback) and fills (take_instruction_fills), which mark their own.
     const bool room = ldst_->can_accept();
-    changed = ldst_->cycle(now, finished_accesses_);
+    changed = ldst_->tick(now);
     if (ldst_->can_accept() != room) mark_dirty();
-    take_finished_accesses();
+    take_finished_accesses(now);
     take_instruction_fills(now);
   }
   changed |= writeback(now);
@@ -210,28 +216,18 @@ void Sm::repeat_last_cycle(uint64_t cycles) {
 }
 
 bool Sm::writeback(uint64_t now) {
-  bool changed = false;
-  const uint32_t ports = ctx_.gpu->timing.writeback_ports;
-  while (!completions_.empty() && completions_.top().cycle <= now) {
-    Completion c = completions_.top();
-    completions_.pop();
+  // A result held back by a full write port needs nothing here: its partition wrote another
+  // result this cycle, which marks the partition dirty.
+  if (!writeback_.tick(now)) return false;
+  for (const Completion& c : writeback_.retired()) {
     Partition& part = partitions_[partition_of(c.warp_slot)];
     part.dirty = true;
-    if (c.writes.count != 0) {
-      if (part.writeback_cycle != now) part.writeback_cycle = now, part.writebacks = 0;
-      if (part.writebacks == ports) {  // every write port of the partition is taken: next cycle
-        c.cycle = now + 1;
-        completions_.push(c);
-        continue;
-      }
-      ++part.writebacks;
-      const size_t base = static_cast<size_t>(c.warp_slot) * registers_per_warp_;
-      for (uint32_t i = 0; i < c.writes.count; ++i) {
-        const WriteHandle& h = c.writes.handles[i];
-        scoreboard_->release(c.warp_slot, h);
-        std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + h.range.first), h.range.count,
-                    kNotPending);
-      }
+    const size_t base = static_cast<size_t>(c.warp_slot) * registers_per_warp_;
+    for (uint32_t i = 0; i < c.writes.count; ++i) {
+      const WriteHandle& h = c.writes.handles[i];
+      scoreboard_->release(c.warp_slot, h);
+      std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + h.range.first), h.range.count,
+                  kNotPending);
     }
     WarpSlot& ws = warps_[c.warp_slot];
     if (ws.formed) mark_dirty();  // a formed warp in another partition may wait on this write
@@ -239,10 +235,9 @@ bool Sm::writeback(uint64_t now) {
     --ws.in_flight;
     if (c.memory) --ws.memory_in_flight;
     if (c.long_latency) part.scheduler->on_long_latency_done(local_of(c.warp_slot));
-    changed = true;
     if (ws.in_flight == 0 && ws.warp->status == func::Warp::Status::Exited) finish_block(ws.cta_slot);
   }
-  return changed;
+  return true;
 }
 
 bool Sm::issue(uint32_t p, uint64_t now) {
@@ -310,10 +305,8 @@ bool Sm::issue(uint32_t p, uint64_t now) {
   if (issued == 0) {
     // Nothing issued, so nothing but time and the events that mark the partition dirty can
     // change what this scan found: the units and collectors freeing are the time it reads.
-    for (const ExecutionUnit& u : part.units)
-      if (u.next_free_cycle() > now) valid_until = std::min(valid_until, u.next_free_cycle());
-    for (uint64_t c : part.collector_free)
-      if (c > now) valid_until = std::min(valid_until, c);
+    for (const ExecutionUnit& u : part.units) valid_until = std::min(valid_until, u.next_event(now));
+    valid_until = std::min(valid_until, part.collector.next_event(now));
     part.dirty = false;
     part.scan_valid_until = valid_until;
     if (resident == 0) {
@@ -362,10 +355,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(lanes));
   const bool ldst = through_ldst(t);
   const bool room = ldst && ldst_->can_accept();
-  const uint32_t access =
-      ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant,
-                         t.space == MemorySpace::kTexture ? ctx_.gpu->memory.texture_latency : 1)
-           : kNoAccess;
+  const uint32_t access = ldst ? ldst_->accept(now, ldst_request(t)) : kNoAccess;
   PendingKind kind = pending_kind(t);
   if (t.deferred) {
     deferred_.push_back({slot, head.pc, lanes, access});
@@ -392,7 +382,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + r.first), r.count, kind);
   }
 
-  const uint64_t dispatch = read_operands(partition_of(slot), local, t, now);
+  const uint64_t dispatch = part.collector.accept(now, {local, &t.operands});
   ExecutionUnit& unit = part.units[static_cast<size_t>(t.unit)];
   uint64_t done = unit.accept(dispatch, w.width);
   const bool memory = t.space != MemorySpace::kNone;
@@ -403,7 +393,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
     ++ws.memory_in_flight;
   } else if (writes.count != 0 || memory) {
     if (memory) done = std::max(done, dispatch + t.memory_latency);
-    completions_.push(Completion{done, sequence_++, slot, memory, t.long_latency, writes});
+    writeback_.accept(now, Completion{done, 0, slot, memory, t.long_latency, writes});
     ++ws.in_flight;
     if (memory) ++ws.memory_in_flight;
   }
@@ -412,54 +402,13 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   after_issue(slot, now, depth_before, t);
 }
 
-uint64_t Sm::read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint64_t now) {
-  const uint64_t dispatch = bank_reads(p, local, t.operands, now);
-  stats_.bank_conflict_cycles += dispatch - now;
-  for (uint64_t& collector : partitions_[p].collector_free) {
-    if (collector <= now) {
-      collector = dispatch + 1;
-      break;
-    }
-  }
-  return dispatch;
-}
-
-uint64_t Sm::bank_reads(uint32_t p, uint32_t local, const InstOperands& ops, uint64_t now,
-                        const InstOperands* already_read) {
-  // Operands through the register banks: timing.bank_reads_per_cycle reads per bank per cycle,
-  // from the issue cycle on.
-  Partition& part = partitions_[p];
-  const uint32_t banks = static_cast<uint32_t>(part.banks.size());
-  const uint32_t reads_per_cycle = ctx_.gpu->timing.bank_reads_per_cycle;
-  uint64_t last_read = now;
-  for (const RegRange& r : ops.srcs()) {
-    if (already_read != nullptr &&
-        std::find(already_read->srcs().begin(), already_read->srcs().end(), r) != already_read->srcs().end())
-      continue;
-    for (uint32_t i = 0; i < r.count; ++i) {
-      const uint32_t reg = r.first + i;
-      if (reg >= ctx_.regs.slot_count) continue;  // predicates have their own file
-      Partition::RegisterBank& bank = part.banks[(ctx_.gpu->timing.bank_by_warp ? reg + local : reg) % banks];
-      if (bank.cycle < now) bank = {now, 0};
-      if (bank.reads == reads_per_cycle) bank = {bank.cycle + 1, 0};
-      ++bank.reads;
-      const uint64_t read = bank.cycle;
-      if (read > now) ++stats_.bank_conflicts;
-      last_read = std::max(last_read, read);
-    }
-  }
-  return last_read;
-}
-
-void Sm::take_finished_accesses() {
-  for (const FinishedAccess& f : finished_accesses_) {
+void Sm::take_finished_accesses(uint64_t now) {
+  for (const FinishedAccess& f : ldst_->finished()) {
     for (Completion c : waiting_access_[f.id]) {
       c.cycle = std::max(c.cycle, f.cycle);  // not before its cycle: an sbi pair's other path (0 otherwise)
-      c.sequence = sequence_++;
-      completions_.push(c);
+      writeback_.accept(now, c);
     }
   }
-  finished_accesses_.clear();
 }
 
 void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const InstTiming& t) {

@@ -5,11 +5,15 @@
 // issue: when a warp issues, the functional engine runs exactly that instruction (func/step.h),
 // so results equal functional mode's and the timing only decides when.
 //
-// Per cycle, in this order (a result written back in cycle t is visible to an issue in t + 1):
-//   1. writeback: completions due release their scoreboard entries (writeback ports permitting)
+// The issue path's stage units follow one contract (pipeline_unit.h): the LD/ST unit, each
+// partition's operand collector and execution units, and the writeback unit; the SM moves work
+// between them. Per cycle, in this order (a result written back in cycle t is visible to an
+// issue in t + 1):
+//   1. writeback: the writeback unit's results due release their scoreboard entries (write
+//      ports permitting)
 //   2. issue: each scheduler classifies its warps (stall reason or ready), its policy picks,
-//      the chosen instruction executes functionally, reads its operands through the banks and
-//      enters its unit
+//      the chosen instruction executes functionally, reads its operands through the operand
+//      collector and enters its unit
 //   3. fetch and decode: each partition fetches for one warp through the I-cache into the I-buffer
 // then, once every SM has stepped the cycle, the launch calls commit() on each in SM order:
 //   4. commit: the cycle's instructions that change launch-wide state (stores and atomics to
@@ -23,7 +27,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <vector>
 
 #include "config/gpu_config.h"
@@ -37,8 +40,10 @@
 #include "sim/instruction_timing.h"
 #include "sim/kernel_timing.h"
 #include "sim/ldst_unit.h"
+#include "sim/operand_collector.h"
 #include "sim/scoreboard/scoreboard.h"
 #include "sim/warp_scheduler/warp_scheduler.h"
+#include "sim/writeback_unit.h"
 
 namespace lockstep::sim {
 
@@ -103,7 +108,7 @@ class Sm {
   // No resident block and nothing in flight: cycle() would change nothing. The launch does not
   // step an idle SM; it charges the idle stretch with charge_idle_until when the SM wakes up
   // (a block is placed on it) or the launch ends.
-  bool idle() const { return resident_blocks_ == 0 && completions_.empty() && (ldst_ == nullptr || !ldst_->busy()); }
+  bool idle() const { return resident_blocks_ == 0 && writeback_.empty() && (ldst_ == nullptr || !ldst_->busy()); }
   // The LD/ST unit of the memory hierarchy, for the memory system's serial phase; null under
   // fixed latencies.
   LdstUnit* ldst() { return ldst_.get(); }
@@ -163,17 +168,6 @@ class Sm {
     ScoreboardToken pair_token = 0;
     Reservation secondary_writes;
   };
-  struct Completion {
-    uint64_t cycle = 0;
-    uint64_t sequence = 0;  // issue order: completions of one cycle are handled in it
-    uint32_t warp_slot = 0;
-    bool memory = false;
-    bool long_latency = false;
-    Reservation writes;
-    bool operator>(const Completion& o) const {
-      return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
-    }
-  };
   // An issued instruction whose handler runs at commit().
   struct Deferred {
     uint32_t warp_slot = 0;
@@ -184,16 +178,11 @@ class Sm {
   };
   static constexpr uint32_t kNoAccess = UINT32_MAX;
   struct Partition {
-    explicit Partition(uint32_t warp_slots) : ready(warp_slots), resident(warp_slots), running(warp_slots) {}
+    Partition(uint32_t warp_slots, const OperandCollectorOptions& operands)
+        : collector(operands), ready(warp_slots), resident(warp_slots), running(warp_slots) {}
     std::unique_ptr<WarpScheduler> scheduler;
     std::vector<ExecutionUnit> units;      // by UnitKind
-    // Per register bank: the last cycle it served reads in, and how many (timing.bank_reads_per_cycle).
-    struct RegisterBank {
-      uint64_t cycle = 0;
-      uint32_t reads = 0;
-    };
-    std::vector<RegisterBank> banks;
-    std::vector<uint64_t> collector_free;  // cycle each operand collector is free
+    OperandCollector collector;            // the register banks and operand collectors
     WarpSet ready;
     WarpSet resident;                      // local warp slots holding a warp
     WarpSet running;                       // the resident ones holding no reason (held below)
@@ -207,8 +196,6 @@ class Sm {
     std::vector<StallReason> held;
     StallCounts held_counts{};             // resident warps by held reason
     uint32_t fetch_next = 0;               // round-robin fetch pointer (local slot)
-    uint32_t writebacks = 0;               // results written in the current cycle
-    uint64_t writeback_cycle = 0;
     // The issue stage's scan of a partition that issued nothing holds until an event touches
     // one of its warps (a writeback, a fetch, an issue in the partition, a block starting or
     // ending, a CTA barrier's release, the LD/ST unit's room changing) or the clock reaches a
@@ -254,13 +241,6 @@ class Sm {
   // classify()'s last checks: the partition's unit for `t` and an operand collector.
   StallReason unit_reason(uint32_t slot, const InstTiming& t, uint64_t now, uint64_t* unit_free) const;
   void issue_instruction(uint32_t slot, uint64_t now);
-  // Reads the operands of `t` through partition p's register banks from `now` and takes an
-  // operand collector; returns the dispatch cycle.
-  uint64_t read_operands(uint32_t p, uint32_t local, const InstTiming& t, uint64_t now);
-  // The register-bank reads alone: the source ranges of `ops` not among `already_read` (null:
-  // none); returns the cycle of the last read (`now` when none waits).
-  uint64_t bank_reads(uint32_t p, uint32_t local, const InstOperands& ops, uint64_t now,
-                      const InstOperands* already_read = nullptr);
 
   // Formed warps (sm_formation.cpp). Plans the next issue of every block that forms warps and
   // has none in progress; true when one was planned.
@@ -294,8 +274,13 @@ class Sm {
                                 t.space == MemorySpace::kShared || t.space == MemorySpace::kConstant ||
                                 t.space == MemorySpace::kTexture);
   }
-  // The LD/ST unit's finished instructions become completions (their registers' writeback).
-  void take_finished_accesses();
+  // The LD/ST unit's request for the memory instruction `t`.
+  LdstRequest ldst_request(const InstTiming& t) const {
+    return {t.access, t.bypass_l1, t.space == MemorySpace::kConstant,
+            t.space == MemorySpace::kTexture ? ctx_.gpu->memory.texture_latency : 1};
+  }
+  // The LD/ST unit's finished instructions go to the writeback unit (their registers' writeback).
+  void take_finished_accesses(uint64_t now);
   // Instruction-cache lines the hierarchy brought: they hit from now on, and the warps waiting on
   // them fetch.
   void take_instruction_fills(uint64_t now);
@@ -328,8 +313,7 @@ class Sm {
   InstructionCache icache_;
   InstructionBuffer ibuffer_;
   std::unique_ptr<Scoreboard> scoreboard_;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
-  uint64_t sequence_ = 0;
+  WritebackUnit writeback_;
   uint64_t block_age_ = 0;
   uint32_t resident_blocks_ = 0;
   uint32_t forming_blocks_ = 0;  // resident blocks that form warps: without one, no planning per cycle
@@ -341,7 +325,6 @@ class Sm {
   // By LD/ST unit id: the completions its finish releases (one per member warp of a formed warp).
   std::vector<std::vector<Completion>> waiting_access_;
   func::TraceHook trace_buffer_;  // appends to trace_out_ (formed warps' records)
-  std::vector<FinishedAccess> finished_accesses_;
   uint64_t code_base_ = 0;  // the kernel's code in the hierarchy's address space
 
   // Figures.

@@ -119,18 +119,15 @@ uint64_t Sm::issue_secondary(uint32_t cta_slot, uint32_t lead, uint64_t now, uin
   const InstTiming& ts = (*ctx_.timing)[s.pc];
   const InstTiming& t = (*ctx_.timing)[c.issue.pc];
   const uint32_t slot = c.warp_slots[s.warp];
-  const uint64_t reads =
-      s.sibling ? bank_reads(partition_of(slot), local_of(slot), ts.operands, now, &t.operands)
-                : bank_reads(partition_of(slot), local_of(slot), ts.operands, now);
-  // Operands later than the primary's hold the secondary's lanes back by as many cycles.
-  const uint64_t own_dispatch = std::max(dispatch, reads);
-  stats_.bank_conflict_cycles += own_dispatch - dispatch;
+  // An sbi pair reads a register both paths use once (one row for all lanes).
+  const uint64_t own_dispatch = partitions_[partition_of(slot)].collector.accept_beside(
+      now, {local_of(slot), &ts.operands, s.sibling ? &t.operands : nullptr}, dispatch);
   uint64_t ready = done + (own_dispatch - dispatch);
   if (ts.unit != t.unit)
     ready = partitions_[partition_of(lead)].units[static_cast<size_t>(ts.unit)].accept(
         own_dispatch, warps_[lead].warp->width);
   if (c.secondary_writes.count != 0) {
-    completions_.push(Completion{ready, sequence_++, slot, false, false, c.secondary_writes});
+    writeback_.accept(now, Completion{ready, 0, slot, false, false, c.secondary_writes});
     ++warps_[slot].in_flight;
   }
   return ready;

@@ -97,7 +97,7 @@ void Sm::issue_formed(uint32_t slot, uint64_t now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += formed_threads(c.issue, k);
   if (k == 0) execute_formed(cta_slot, slot, now, t);
-  uint64_t dispatch = read_operands(p, local, t, now);
+  uint64_t dispatch = part.collector.accept(now, {local, &t.operands});
   uint64_t done = part.units[static_cast<size_t>(t.unit)].accept(dispatch, ws.warp->width);
   if (k == 0 && c.issue.secondary.warp != func::FormedIssue::kNoWarp) {
     // The pair's writes on one warp (sbi) complete with the later of its two paths.
@@ -119,8 +119,7 @@ void Sm::issue_formed(uint32_t slot, uint64_t now) {
     if (memory) done = std::max(done, dispatch + t.memory_latency);
     for (const CtaSlot::MemberWrites& m : c.writes)
       if (m.writes.count != 0 || memory)
-        completions_.push(
-            Completion{done, sequence_++, m.slot, memory, t.long_latency && m.slot == c.executed_by, m.writes});
+        writeback_.accept(now, Completion{done, 0, m.slot, memory, t.long_latency && m.slot == c.executed_by, m.writes});
   }
   finish_block(cta_slot);  // when the issue's instruction was every warp's exit
 }
@@ -148,10 +147,7 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
     }
   }
   const bool ldst = through_ldst(t);
-  const uint32_t access =
-      ldst ? ldst_->open(t.access, now, t.bypass_l1, t.space == MemorySpace::kConstant,
-                         t.space == MemorySpace::kTexture ? ctx_.gpu->memory.texture_latency : 1)
-           : kNoAccess;
+  const uint32_t access = ldst ? ldst_->accept(now, ldst_request(t)) : kNoAccess;
   c.access = access;
   // sbi, swi: the secondary runs first, as in functional mode: its stack entry (sbi) is the one
   // below the top, which the primary's outcome may pop.

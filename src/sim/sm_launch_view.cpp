@@ -8,8 +8,7 @@
 namespace lockstep::sim {
 
 uint64_t Sm::next_change(uint64_t now) const {
-  uint64_t next = UINT64_MAX;
-  if (!completions_.empty()) next = completions_.top().cycle;
+  uint64_t next = writeback_.next_event(now);
   if (ldst_ != nullptr) next = std::min(next, ldst_->next_event(now));
   auto later = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);
@@ -20,8 +19,8 @@ uint64_t Sm::next_change(uint64_t now) const {
     later(ws.ready_at);
   }
   for (const Partition& part : partitions_) {
-    for (const ExecutionUnit& u : part.units) later(u.next_free_cycle());
-    for (uint64_t c : part.collector_free) later(c);
+    for (const ExecutionUnit& u : part.units) next = std::min(next, u.next_event(now));
+    next = std::min(next, part.collector.next_event(now));
   }
   return next;
 }
@@ -53,9 +52,9 @@ void Sm::add_stats(KernelTiming& total) const {
   total.icache_hits += icache_.stats().hits;
   total.icache_misses += icache_.stats().misses;
   if (ldst_ != nullptr) add_ldst_figures(*ldst_, total.memory);
-  total.bank_conflicts += stats_.bank_conflicts;
-  total.bank_conflict_cycles += stats_.bank_conflict_cycles;
   for (const Partition& part : partitions_) {
+    total.bank_conflicts += part.collector.stats().bank_conflicts;
+    total.bank_conflict_cycles += part.collector.stats().bank_conflict_cycles;
     for (size_t u = 0; u < kUnitKindCount; ++u) {
       total.units[u].warp_instructions += part.units[u].stats().warp_instructions;
       total.units[u].busy_cycles += part.units[u].stats().busy_cycles;

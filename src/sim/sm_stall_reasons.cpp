@@ -51,9 +51,7 @@ StallReason Sm::unit_reason(uint32_t slot, const InstTiming& t, uint64_t now, ui
     if (unit_free != nullptr) *unit_free = unit.next_free_cycle();
     return StallReason::kPipelineBusy;
   }
-  const bool collector = std::any_of(part.collector_free.begin(), part.collector_free.end(),
-                                     [now](uint64_t free) { return free <= now; });
-  if (!collector) return StallReason::kPipelineBusy;
+  if (!part.collector.can_accept(now)) return StallReason::kPipelineBusy;
   return StallReason::kNotSelected;  // ready: issued, or passed over by the policy
 }
 
