@@ -3,6 +3,7 @@
 // plus resolved slot indices and handler-specific immediates. Never a string at run time.
 #include <cstdint>
 
+#include "func/divergence/warp_sync_kind.h"
 #include "ir/program.h"
 
 namespace lockstep::func {
@@ -23,6 +24,11 @@ struct ExecInst {
   bool has_guard = false;
   bool guard_negated = false;
   bool is_control = false;   // the handler sets the next PC itself
+  // A .sync warp-level operation or bar.warp.sync (an ordinary instruction otherwise): before
+  // the handler runs, execute() asks the warp's divergence unit to bring membermask's threads
+  // (s[sync_member]) together; the unit may park the group instead (func/step.h).
+  WarpSyncKind warp_sync = WarpSyncKind::None;
+  uint8_t sync_member = 0;
   uint8_t width = 0;         // handler-specific small value (vector width, element count ...)
   uint32_t guard = 0;        // predicate index
   int64_t offset = 0;        // address offset, or other signed immediate

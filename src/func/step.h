@@ -20,6 +20,11 @@ inline LaneMask guarded_lanes(const ExecInst& in, const Warp& w) {
   return m;
 }
 
+// A warp-synchronizing instruction (in.warp_sync) with `w.exec` executing: true when it runs now,
+// false when the warp's divergence unit parked the group to wait for membermask's threads and
+// moved the warp to another path (func/ops/warp_common.cpp).
+bool gather_members(const ExecInst& in, Warp& w);
+
 // Runs `in` (the instruction at w.pc) for the lanes `lanes`, moves the PC on and reconverges
 // when the new PC is the top of the warp's divergence stack.
 inline void execute(const ExecInst& in, Warp& w, LaneMask lanes) {
@@ -27,8 +32,12 @@ inline void execute(const ExecInst& in, Warp& w, LaneMask lanes) {
   if (in.is_control) {
     in.fn(in, w);
   } else {
-    if (lanes) in.fn(in, w);
-    ++w.pc;
+    if (lanes == 0) {
+      ++w.pc;
+    } else if (in.warp_sync == WarpSyncKind::None || gather_members(in, w)) [[likely]] {
+      in.fn(in, w);
+      ++w.pc;
+    }
   }
   if (w.pc == w.reconverge_at) w.divergence->reconverge(w);
 }

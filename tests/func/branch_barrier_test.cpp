@@ -59,6 +59,7 @@ class LockWarp {
     hook();
   }
   bool converge(LaneMask lanes) { return unit_->converge(w_, lanes); }
+  bool sync_warp(LaneMask members, WarpSyncKind kind) { return unit_->sync_warp(w_, members, kind); }
 
   std::vector<std::string> state() const { return unit_->describe(); }
   const Warp& warp() const { return w_; }
@@ -142,6 +143,66 @@ TEST(BranchBarrier, CtaBarrierGathersTheWarp) {
   EXPECT_EQ(lock.state(), (Lines{"running 1111", "barrier at pc 5 participation 0111 arrived 0000",
                                  "threads running running running running"}));
   EXPECT_TRUE(lock.converge(0xf));
+}
+
+// bar.warp.sync (__syncwarp) while a yield keeps the others in the loop: thread 0 waits past its
+// instance (PC 8) and the yielded threads are woken to come; they arrive at another instance
+// (PC 9, another instruction) with the same membermask, which completes the barrier, and every
+// thread goes on past its own: thread 0 (the lowest PC) first.
+TEST(BranchBarrier, WarpBarrierWaitsForYieldedMembersAtAnyPc) {
+  LockWarp lock(2);
+  lock.run_loop(0b0001);
+  lock.run_loop(0);
+  lock.run_loop(0);  // threads 1-3 yield; thread 0 passes the lock barrier
+  lock.set_pc(7);
+  EXPECT_TRUE(lock.sync_warp(0b0001, WarpSyncKind::Barrier));  // a membermask of itself alone
+  EXPECT_FALSE(lock.sync_warp(0xf, WarpSyncKind::Barrier));
+  EXPECT_EQ(lock.state(), (Lines{"running 0111", "barrier at pc 5 participation 0111 arrived 0000",
+                                 "barrier at pc 7 (bar.warp.sync) participation 1111 arrived 1000",
+                                 "threads blocked@8 running running running"}));
+  EXPECT_EQ(lock.warp().pc, kLoop);
+  lock.set_pc(9);
+  EXPECT_FALSE(lock.sync_warp(0xf, WarpSyncKind::Barrier));
+  EXPECT_EQ(lock.state(), (Lines{"running 1000", "barrier at pc 5 participation 0111 arrived 0000",
+                                 "threads running ready@10 ready@10 ready@10"}));
+  EXPECT_EQ(lock.warp().pc, 8u);
+}
+
+// A collective (shfl.sync) runs again once its members are there, as one group. Two collectives
+// at different PCs that each wait for the other's threads can never complete: a deadlock fault.
+TEST(BranchBarrier, CollectivesGatherAtOnePcOrFaultAsADeadlock) {
+  LockWarp lock(2);
+  lock.run_loop(0b0001);
+  lock.run_loop(0);
+  lock.run_loop(0);
+  lock.set_pc(7);
+  EXPECT_FALSE(lock.sync_warp(0xf, WarpSyncKind::Collective));
+  EXPECT_EQ(lock.state()[2], "barrier at pc 7 (warp collective) participation 1111 arrived 1000");
+  lock.set_pc(7);
+  EXPECT_FALSE(lock.sync_warp(0xf, WarpSyncKind::Collective));  // completes it: all four run it again
+  EXPECT_EQ(lock.state(), (Lines{"running 1111", "barrier at pc 5 participation 0111 arrived 0000",
+                                 "threads running running running running"}));
+  EXPECT_EQ(lock.warp().pc, 7u);
+  EXPECT_TRUE(lock.sync_warp(0xf, WarpSyncKind::Collective));
+
+  LockWarp crossed(2);
+  crossed.run_loop(0b0001);
+  crossed.run_loop(0);
+  crossed.run_loop(0);
+  crossed.set_pc(7);
+  EXPECT_FALSE(crossed.sync_warp(0xf, WarpSyncKind::Collective));
+  crossed.set_pc(9);
+  try {
+    crossed.sync_warp(0xf, WarpSyncKind::Collective);
+    FAIL() << "no fault";
+  } catch (const FaultException& f) {
+    EXPECT_EQ(f.fault.kind, FaultKind::Deadlock);
+    EXPECT_EQ(f.fault.lane, 0u);
+    EXPECT_EQ(f.fault.detail,
+              "every thread of the warp waits at a warp-synchronizing instruction whose other members can never "
+              "arrive: warp collective at pc 7 waits for threads 1111, arrived 1000; warp collective at pc 9 "
+              "waits for threads 1111, arrived 0111");
+  }
 }
 
 TEST(BranchBarrier, NoYieldWhileAloneInTheWarp) {

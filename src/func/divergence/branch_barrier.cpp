@@ -17,13 +17,25 @@
 // warp wait until it returns (the warp keeps one call stack). The function's exit is a strict
 // barrier of the context: every thread that entered must get there (yielded ones too) before
 // the group returns.
+// Warp synchronization (sync_warp(), sm_70+ rules of the PTX ISA): a group at bar.warp.sync or at
+// a .sync warp-level data op (shfl, vote, match, redux, elect) whose membermask names threads of
+// its call level outside the group blocks there in a strict barrier (yielded members hold it up
+// and are woken, a sync being a reason to run them) until every non-exited member has arrived.
+// bar.warp.sync arrives by membermask alone (the instances may be different instructions, at
+// different PCs) and each thread then goes on past its own instance; a data op arrives per PC
+// and membermask, and on release its threads run the instruction again, now as one group, so it
+// sees all their lanes. Members are explicit: a thread arrives only by executing the
+// instruction, never by reaching a PC. Members outside the call level (waiting in the caller
+// while a group runs a function; the warp keeps one call stack) are not waited for. When every
+// thread of the warp waits and only such barriers hold arrivals, no thread can ever arrive: the
+// warp faults with a deadlock rather than hang. The other barriers are released then as before.
 // Statistics (DivergenceCounters): a branch or set-aside that splits the running group is a
 // divergent branch; a convergence barrier that releases threads which arrived in two or more
 // groups is a reconvergence (paths merged; a lone group passing, as each lock winner does, is
 // not; one barrier serves every split to the same point, so a loop that sheds lanes over
 // several iterations, or nested branches joining at one PC, reconverge once, where the stack
-// counts once per split); a group that arrives at a barrier and stays blocked there is a barrier
-// wait; a group that gives way is a yield.
+// counts once per split); a group that arrives at a barrier (warp-synchronizing ones included)
+// and stays blocked there is a barrier wait; a group that gives way is a yield.
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -42,9 +54,11 @@ namespace {
 enum class ThreadState : uint8_t { Ready, Blocked, Yielded, Exited };
 
 // Convergence: added at a divergent branch, released when every participant arrived, exited
-// or yielded. The others are strict (yielded threads hold them up too): a function's exit, and
-// a CTA barrier instruction that the warp must reach with all its threads (converge()).
-enum class BarrierKind : uint8_t { Convergence, FunctionExit, CtaBarrier };
+// or yielded. The others are strict (yielded threads hold them up too): a function's exit, a
+// CTA barrier instruction that the warp must reach with all its threads (converge()), and the
+// warp-synchronizing instructions (sync_warp()): bar.warp.sync (WarpBarrier) and the .sync data
+// ops (WarpCollective), which threads arrive at only by executing them.
+enum class BarrierKind : uint8_t { Convergence, FunctionExit, CtaBarrier, WarpBarrier, WarpCollective };
 
 struct Barrier {
   ir::Pc wait_pc;
@@ -56,6 +70,7 @@ struct Barrier {
   LaneMask fresh = 0;
   uint32_t groups = 0;
   bool strict() const { return kind != BarrierKind::Convergence; }
+  bool warp_sync() const { return kind == BarrierKind::WarpBarrier || kind == BarrierKind::WarpCollective; }
 };
 
 struct Context {
@@ -142,6 +157,34 @@ class BranchBarrier final : public DivergenceUnit {
     return false;
   }
 
+  bool sync_warp(Warp& w, LaneMask lanes, WarpSyncKind sync) override {
+    const LaneMask members = lanes & context().lanes;
+    if ((members & ~running_) == 0) return true;
+    capture(w);
+    const BarrierKind kind = sync == WarpSyncKind::Barrier ? BarrierKind::WarpBarrier : BarrierKind::WarpCollective;
+    Barrier* b = nullptr;
+    for (Barrier& x : context().barriers) {
+      const bool same_place = kind == BarrierKind::WarpBarrier || x.wait_pc == w.pc;
+      if (x.kind == kind && same_place && x.participation == members) b = &x;
+    }
+    if (b == nullptr) {
+      context().barriers.push_back({w.pc, members, 0, kind});
+      b = &context().barriers.back();
+    }
+    // bar.warp.sync's threads resume past their own instance; a collective's run it again.
+    if (kind == BarrierKind::WarpBarrier) set_pc(running_, w.pc + 1);
+    b->arrived |= running_;
+    ++b->groups;
+    assign_lanes(state_, running_, ThreadState::Blocked);
+    const bool complete = (b->participation & ~b->arrived) == 0;
+    if (!complete) ++counters_.barrier_waits;
+    running_ = 0;
+    // settle() releases a complete barrier; the lowest PC then runs, the released threads at one
+    // PC as one group.
+    pick(w, !complete);
+    return false;
+  }
+
   void reconverge(Warp& w) override {
     capture(w);
     running_ = 0;
@@ -208,10 +251,7 @@ class BranchBarrier final : public DivergenceUnit {
     if (backward_ != 0) lines.push_back(fmt::format("backward branches {} of {}", backward_, yield_after_));
     const Context& c = contexts_.back();
     for (const Barrier& b : c.barriers) {
-      const char* kind = b.kind == BarrierKind::FunctionExit ? " (function exit)"
-                         : b.kind == BarrierKind::CtaBarrier ? " (CTA barrier)"
-                                                             : "";
-      lines.push_back(fmt::format("barrier at pc {}{} participation {} arrived {}", b.wait_pc, kind,
+      lines.push_back(fmt::format("barrier at pc {}{} participation {} arrived {}", b.wait_pc, kind_label(b.kind),
                                   bits(b.participation), bits(b.arrived)));
     }
     std::string threads = "threads";
@@ -231,6 +271,17 @@ class BranchBarrier final : public DivergenceUnit {
 
  private:
   Context& context() { return contexts_.back(); }
+
+  static const char* kind_label(BarrierKind kind) {
+    switch (kind) {
+      case BarrierKind::Convergence: return "";
+      case BarrierKind::FunctionExit: return " (function exit)";
+      case BarrierKind::CtaBarrier: return " (CTA barrier)";
+      case BarrierKind::WarpBarrier: return " (bar.warp.sync)";
+      case BarrierKind::WarpCollective: return " (warp collective)";
+    }
+    return "";
+  }
 
   std::string bits(LaneMask m) const { return lane_bits(m, width_); }
 
@@ -278,7 +329,8 @@ class BranchBarrier final : public DivergenceUnit {
       for_each_lane(c.lanes & ~running_, [&](uint32_t l) {
         if (state_[l] != ThreadState::Ready) return;
         for (auto b = c.barriers.rbegin(); b != c.barriers.rend(); ++b) {
-          if ((b->participation >> l & 1) == 0) continue;
+          // Warp-synchronizing barriers are arrived at by executing their instruction only.
+          if (b->warp_sync() || (b->participation >> l & 1) == 0) continue;
           if (b->wait_pc == pc_[l]) {
             b->arrived |= LaneMask{1} << l;
             b->fresh |= LaneMask{1} << l;
@@ -327,15 +379,17 @@ class BranchBarrier final : public DivergenceUnit {
     }
     if (ready == 0 && mask_of(ThreadState::Blocked) != 0) {
       // Barriers wait on each other (unstructured flow): release the innermost rather than
-      // hang; the code still runs correctly, only less converged.
+      // hang; the code still runs correctly, only less converged. Not a warp-synchronizing
+      // one: its threads rely on the exchange or the ordering it promises.
       for (auto b = context().barriers.rbegin(); b != context().barriers.rend(); ++b) {
-        if (b->arrived != 0) {
+        if (b->arrived != 0 && !b->warp_sync()) {
           release(*b);
           break;
         }
       }
       ready = ready_mask();
     }
+    if (ready == 0 && context().lanes != 0) report_stuck_sync(w);
     running_ = 0;
     if (ready != 0) {
       ir::Pc lowest = ir::kNoPc;
@@ -344,6 +398,21 @@ class BranchBarrier final : public DivergenceUnit {
     }
     backward_ = 0;
     sync(w);
+  }
+
+  // Every live thread of the call level waits and only warp-synchronizing barriers hold
+  // arrivals: the members they wait for are all blocked in another of them.
+  [[noreturn]] void report_stuck_sync(Warp& w) const {
+    std::string waits;
+    for (const Barrier& b : context().barriers) {
+      if (!b.warp_sync() || b.arrived == 0) continue;
+      waits += fmt::format("{}{} at pc {} waits for threads {}, arrived {}", waits.empty() ? "" : "; ",
+                           b.kind == BarrierKind::WarpBarrier ? "bar.warp.sync" : "warp collective", b.wait_pc,
+                           bits(b.participation), bits(b.arrived & b.participation));
+    }
+    w.fault(FaultKind::Deadlock, static_cast<uint32_t>(std::countr_zero(context().lanes)), 0, 0, "",
+            "every thread of the warp waits at a warp-synchronizing instruction whose other members can "
+            "never arrive: " + waits);
   }
 
   void wake_yielded() {
@@ -361,7 +430,7 @@ class BranchBarrier final : public DivergenceUnit {
     w.pc = pc_[static_cast<uint32_t>(std::countr_zero(running_))];
     const std::vector<Barrier>& bs = context().barriers;
     for (auto b = bs.rbegin(); b != bs.rend(); ++b) {
-      if ((b->participation & running_) != 0) {
+      if (!b->warp_sync() && (b->participation & running_) != 0) {
         w.reconverge_at = b->wait_pc;
         break;
       }

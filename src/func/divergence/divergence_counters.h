@@ -15,8 +15,9 @@ struct DivergenceCounters {
   // reconvergence entry with more lanes than the path that arrived; branch barriers release a
   // convergence barrier that threads reached in two or more groups.
   uint64_t reconvergences = 0;
-  // branch-barrier: a thread group arrived at a barrier (convergence, CTA barrier instruction)
-  // and waited there for other threads of its warp.
+  // branch-barrier: a thread group arrived at a barrier (convergence, CTA barrier instruction,
+  // bar.warp.sync or a .sync warp op whose membermask names threads not there yet) and waited
+  // there for other threads of its warp.
   uint64_t barrier_waits = 0;
   // branch-barrier: a thread group gave way after sm.yield_after backward branches in a row.
   uint64_t yields = 0;

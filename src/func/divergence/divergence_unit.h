@@ -3,6 +3,7 @@
 // control handlers (branches, calls, returns, exits) and the engine loop call it. The unit
 // owns the warp's PC and active mask (Warp::pc, Warp::active) and the cached reconvergence
 // PC (Warp::reconverge_at) that the engine compares against after every instruction.
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "func/divergence/divergence_counters.h"
 #include "func/divergence/warp_formation.h"
+#include "func/divergence/warp_sync_kind.h"
 #include "func/lanes.h"
 #include "ir/program.h"
 #include "policy/policy_registry.h"
@@ -56,6 +58,14 @@ class DivergenceUnit {
   // lanes and chose another path (warp.pc moved); the instruction runs again when they meet.
   // The stack keeps a warp's lanes together at such points by itself and always says true.
   virtual bool converge(Warp&, LaneMask) { return true; }
+  // The running group is at a warp-synchronizing instruction (warp.pc) whose membermask names
+  // `members` (live lanes). True: run it now (the running group holds every member the unit can
+  // bring). False: the unit parked the group there until the members arrive and chose another
+  // path (warp.pc moved); a Collective runs again when they meet, a Barrier's threads go on past
+  // their own instruction. The stack units keep today's pre-Volta rule (the mask's threads must
+  // execute it converged; otherwise undefined): they always say true and the instruction sees
+  // the lanes that are executing.
+  virtual bool sync_warp(Warp&, LaneMask /*members*/, WarpSyncKind) { return true; }
   // For deadlock reports: one line per pending path.
   virtual std::vector<std::string> describe() const = 0;
   // Entries the unit holds now (the timing model charges pushes and pops by its changes).

@@ -7,6 +7,10 @@
 // path arrives at the reconvergence point and that entry runs again with lanes besides the
 // arriving path's, the split paths merged: a reconvergence. (A path whose partner exited merges
 // with nothing.) The stack has no barriers and never yields, so those counts stay 0.
+// Warp synchronization (bar.warp.sync, the .sync warp ops): the pre-Volta rule, membermask's
+// threads execute it converged (otherwise undefined), so sync_warp() keeps the default: the
+// lanes on the path run it at once; waiting for lanes on another path would deadlock, since
+// they only resume at the reconvergence point.
 #include <memory>
 #include <stdexcept>
 

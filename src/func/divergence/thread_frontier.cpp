@@ -21,6 +21,10 @@
 // blocks there; the others run (in PC order) and merge with it when they arrive. When nothing
 // else can run (threads blocked at different barriers, or a function exit waiting for them), the
 // lowest blocked group passes its barrier without the rest rather than hang.
+// Warp synchronization (bar.warp.sync, the .sync warp ops): sync_warp() keeps the default, the
+// running group runs it at once. The lowest-PC rule already brings members that are behind to
+// the instruction first (they merge there); members ahead could only come back through a loop,
+// and waiting for them would starve the group as a lock does.
 // Forward progress: like the SIMT stack, the lowest-PC rule can starve a thread that holds a lock
 // its siblings spin on at a lower PC (seed code 3-2); the engine's deadlock detection reports it.
 // Statistics (DivergenceCounters): a branch or set-aside that splits the running group is a

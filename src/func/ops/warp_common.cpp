@@ -1,5 +1,9 @@
 #include "func/ops/warp_common.h"
 
+#include "func/divergence/divergence_unit.h"
+#include "func/step.h"
+#include "func/warp.h"
+
 namespace lockstep::func::warp_ops {
 
 namespace {
@@ -59,3 +63,18 @@ uint32_t pred_operand(const ir::Instruction& inst, size_t index, BindContext& ct
 }
 
 }  // namespace lockstep::func::warp_ops
+
+namespace lockstep::func {
+
+// The members: the union of the executing lanes' membermasks, each in its lane's 32-lane group,
+// live lanes only.
+bool gather_members(const ExecInst& in, Warp& w) {
+  const uint64_t* member = w.r(in.s[in.sync_member]);
+  LaneMask members = 0;
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    members |= warp_ops::group_mask(static_cast<uint32_t>(member[lane]), lane);
+  });
+  return w.divergence->sync_warp(w, members & w.live, in.warp_sync);
+}
+
+}  // namespace lockstep::func

@@ -31,6 +31,12 @@ inline uint32_t to_group(LaneMask lanes, uint32_t lane) {
   return static_cast<uint32_t>(lanes >> group_base(lane));
 }
 
+// Records that `e` synchronizes the warp (ExecInst::warp_sync) with membermask in s[member].
+inline void make_synced(ExecInst& e, WarpSyncKind kind, uint8_t member) {
+  e.warp_sync = kind;
+  e.sync_member = member;
+}
+
 // The "d|p" parts of a pair destination, or just d; p is nullptr when absent.
 struct PairDest {
   const ir::Operand* value = nullptr;

@@ -1,7 +1,7 @@
 // match.any.sync.{b32,b64} d, a, membermask and match.all.sync.{b32,b64} d[|p], a, membermask
 // (the modifier order match.sync.any is accepted too). The threads compared are the executing
-// lanes of membermask in the lane's 32-lane group (see warp_vote.cpp for why not every
-// non-exited lane of membermask).
+// lanes of membermask in the lane's 32-lane group (see warp_vote.cpp: under branch-barrier every
+// non-exited lane of membermask, which execute() waits for; under the stack units the path's).
 //   any: d = the lanes among them whose a equals this lane's a
 //   all: d = all of them and p = true when every a is equal; else d = 0 and p = false
 #include <bit>
@@ -83,6 +83,7 @@ std::optional<ExecInst> bind_match(const ir::Instruction& inst, BindContext& ctx
   e.s[0] = value_slot(inst, 1, ctx);
   e.s[1] = value_slot(inst, 2, ctx);
   e.ns = 2;
+  make_synced(e, WarpSyncKind::Collective, 1);
   return e;
 }
 

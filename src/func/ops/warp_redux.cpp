@@ -148,6 +148,7 @@ std::optional<ExecInst> bind_redux(const ir::Instruction& inst, BindContext& ctx
   e.s[0] = value_slot(inst, 1, ctx);
   e.s[1] = value_slot(inst, 2, ctx);
   e.ns = 2;
+  make_synced(e, WarpSyncKind::Collective, 1);
   return e;
 }
 

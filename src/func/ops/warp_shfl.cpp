@@ -13,7 +13,10 @@
 //
 // Choices where the ISA says "unpredictable" or does not speak:
 // - A source lane that is not executing the shfl (diverged, guarded off, or exited) supplies its
-//   current register value; membermask only documents convergence, it never changes the data.
+//   current register value; membermask never changes the data. It decides who executes: under
+//   a unit with a PC per thread (branch-barrier) shfl.sync first brings membermask's threads
+//   together (func/step.h, DivergenceUnit::sync_warp); under the stack units they are the
+//   threads that happen to be on the path (the pre-Volta rule: the mask must be converged).
 // - Warps of other widths use lane groups (warp_common.h). A computed source lane the warp does
 //   not have (>= width) counts as out of range: d = own a, p = false.
 #include "func/ops/warp_binders.h"
@@ -115,8 +118,9 @@ std::optional<ExecInst> bind_shfl(const ir::Instruction& inst, BindContext& ctx)
   if (has_pred) e.d[1] = ctx.pred(*dest.pred);
   e.nd = has_pred ? 2 : 1;
   for (size_t i = 1; i < inst.operands.size(); ++i)
-    e.s[i - 1] = value_slot(inst, i, ctx);  // a, b, c[, membermask (not needed at run time)]
+    e.s[i - 1] = value_slot(inst, i, ctx);  // a, b, c[, membermask]
   e.ns = static_cast<uint8_t>(inst.operands.size() - 1);
+  if (sync) make_synced(e, WarpSyncKind::Collective, 3);
   return e;
 }
 

@@ -3,9 +3,11 @@
 // The threads taking part in a warp-wide vote are the lanes executing the instruction (w.exec:
 // the current path AND the guard) that are in membermask, within the executing lane's 32-lane
 // group (warp_common.h). The ISA asks every non-exited thread of membermask to execute the same
-// .sync instruction (a Volta-style scheduler would wait for them); a SIMT-stack engine cannot
-// wait for lanes on another path, so such lanes simply do not contribute. Legacy forms without
-// .sync use all executing lanes.
+// .sync instruction. Under a unit with a PC per thread (branch-barrier, sm_70+ rules) execute()
+// first waits for them (func/step.h, DivergenceUnit::sync_warp), so they are all executing; the
+// stack units keep the pre-Volta rule (the mask must be converged, otherwise undefined), and
+// lanes on another path simply do not contribute. Legacy forms without .sync use all executing
+// lanes and wait for nobody.
 #include <vector>
 #include <bit>
 
@@ -55,12 +57,11 @@ void activemask_h(const ExecInst& in, Warp& w) {
   for_each_lane(w.exec, [&](uint32_t lane) { d[lane] = to_group(w.exec, lane); });
 }
 
-// bar.warp.sync: functionally a no-op here. Its job on hardware with independent thread
-// scheduling is to make the lanes of membermask converge before going on. In this engine the
-// lanes of a warp that are on the same path always execute together, and lanes on another path
-// of the SIMT stack only resume at the reconvergence point, so there is nothing to wait for
-// (and waiting for them would deadlock); memory ordering among lanes of one warp is already
-// program order.
+// bar.warp.sync: the waiting is execute()'s (WarpSyncKind::Barrier): under branch-barrier the
+// group waits until every non-exited thread of membermask has executed a bar.warp.sync with
+// that mask, at any PC. Once it goes on there is nothing left to do: memory ordering among the
+// lanes of one warp is already program order. Under the stack units the lanes on the path go on
+// at once (waiting for lanes on another path of the stack would deadlock).
 void bar_warp_sync_h(const ExecInst&, Warp&) {}
 
 // elect.sync d|p, membermask: the leader is the lowest executing lane of membermask in the
@@ -129,6 +130,7 @@ std::optional<ExecInst> bind_vote(const ir::Instruction& inst, BindContext& ctx)
   e.aux = negated ? 1 : 0;
   e.s[1] = sync ? value_slot(inst, 2, ctx) : ctx.constant(0xffffffffu);
   e.ns = 2;
+  if (sync) make_synced(e, WarpSyncKind::Collective, 1);
   return e;
 }
 
@@ -146,8 +148,9 @@ std::optional<ExecInst> bind_bar_warp(const ir::Instruction& inst, BindContext& 
   if (m.size() != 2 || m[0] != "warp" || m[1] != "sync") return std::nullopt;  // control's bar
   ctx.expect_operands(inst, 1);
   ExecInst e = make_exec(inst, &bar_warp_sync_h);
-  e.s[0] = value_slot(inst, 0, ctx);  // membermask, checked for its kind only
+  e.s[0] = value_slot(inst, 0, ctx);  // membermask
   e.ns = 1;
+  make_synced(e, WarpSyncKind::Barrier, 0);
   return e;
 }
 
@@ -162,6 +165,7 @@ std::optional<ExecInst> bind_elect(const ir::Instruction& inst, BindContext& ctx
   e.nd = has_pred ? 2 : 1;
   e.s[0] = value_slot(inst, 1, ctx);
   e.ns = 1;
+  make_synced(e, WarpSyncKind::Collective, 0);
   return e;
 }
 
