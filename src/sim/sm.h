@@ -31,6 +31,7 @@
 #include "func/cta_runner.h"
 #include "func/grid_progress.h"
 #include "func/warp.h"
+#include "sim/async_copies.h"
 #include "sim/execution_unit.h"
 #include "sim/instruction_buffer.h"
 #include "sim/instruction_cache.h"
@@ -170,6 +171,7 @@ class Sm {
     bool memory = false;
     bool long_latency = false;
     Reservation writes;
+    uint32_t async_copy = AsyncCopies::kNoCopy;  // the asynchronous copy it completes (async_)
     bool operator>(const Completion& o) const {
       return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
     }
@@ -343,6 +345,7 @@ class Sm {
   func::TraceHook trace_buffer_;  // appends to trace_out_ (formed warps' records)
   std::vector<FinishedAccess> finished_accesses_;
   uint64_t code_base_ = 0;  // the kernel's code in the hierarchy's address space
+  AsyncCopies async_{0};     // the copies in flight that waits and mbarrier tests wait for
 
   // Figures.
   KernelTiming stats_;
