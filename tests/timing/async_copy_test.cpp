@@ -203,5 +203,71 @@ TEST(AsyncCopies, TryWaitIssuesOnlyOnceTheBulkCopyOnItsBarrierCompletes) {
   EXPECT_EQ(out, run_functional(kBulk, "bulk", 32));
 }
 
+// The phase still lacks arrivals when the copy completes: the second warp (8-lane warps on
+// teaching) arrives only after two dependent global loads (800 cycles). Warp 0's first try_wait
+// is held until the copy completes (copy + 400), returns false as in functional mode, and the
+// loop spins until the other warp arrives: no deadlock, same results.
+const std::string kLate = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry late(.param .u64 out) {
+  .shared .align 8 .b64 bar;
+  .shared .align 128 .b32 tile[16];
+  .reg .pred %p<4>;
+  .reg .f32 %f<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  cvt.rn.f32.u32 %f1, %r1;
+  st.global.f32 [%rd3], %f1;
+  mov.u32 %r4, bar;
+  mov.u32 %r3, tile;
+  setp.ne.u32 %p1, %r1, 0;
+  @!%p1 mbarrier.init.shared::cta.b64 [%r4], 16;
+  bar.sync 0;
+  @!%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 64, [%r4];
+  @!%p1 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r4], 64;
+  setp.lt.u32 %p3, %r1, 8;
+  @%p3 bra ARRIVE;
+  ld.global.u32 %r8, [%rd3];
+  and.b32 %r8, %r8, 0;
+  cvt.u64.u32 %rd5, %r8;
+  add.s64 %rd6, %rd3, %rd5;
+  ld.global.u32 %r9, [%rd6];
+  and.b32 %r10, %r9, 0;
+  add.u32 %r4, %r4, %r10;
+ARRIVE:
+  mbarrier.arrive.shared::cta.b64 %rd4, [%r4];
+WAIT:
+  mbarrier.try_wait.shared::cta.b64 %p2, [%r4], %rd4;
+  @!%p2 bra WAIT;
+  shl.b32 %r6, %r1, 2;
+  add.u32 %r7, %r3, %r6;
+  ld.shared.f32 %f2, [%r7];
+  add.f32 %f2, %f2, 0f3F800000;
+  st.global.f32 [%rd3], %f2;
+  ret;
+}
+)";
+
+TEST(AsyncCopies, TryWaitOnAnIncompletePhaseStillSpinsAfterTheCopy) {
+  auto gpu = timing_gpu("teaching");
+  ASSERT_EQ(gpu->sm.warp_size, 8u);
+  auto engine = timing_engine(gpu);
+  std::vector<float> out;
+  const std::vector<Issue> issues = run_traced(*engine, kLate, "late", 16, out);
+  const std::vector<uint64_t> copy = cycles_at(issues, line_of(kLate, "cp.async.bulk"));
+  const std::vector<uint64_t> wait = cycles_at(issues, line_of(kLate, "mbarrier.try_wait"));
+  ASSERT_EQ(copy.size(), 1u);
+  ASSERT_GT(wait.size(), 1u);
+  EXPECT_EQ(wait[0], copy[0] + 400);
+  EXPECT_GT(wait.back(), copy[0] + 800);  // the other warp's two loads came first
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(out[i], static_cast<float>(i) + 1.0f) << i;
+  EXPECT_EQ(out, run_functional(kLate, "late", 16));
+}
+
 }  // namespace
 }  // namespace lockstep::test

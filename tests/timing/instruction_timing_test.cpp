@@ -225,7 +225,7 @@ TEST(InstructionTiming, AsyncCopyFormsAndTheirGroupOperations) {
   EXPECT_EQ(t[0].memory_latency, 400u);
   for (size_t i : {1, 2, 3, 7, 8}) {
     EXPECT_EQ(t[i].space, sim::MemorySpace::kNone) << i;
-    EXPECT_EQ(t[i].unit, UnitKind::kLdSt) << i;
+    EXPECT_EQ(t[i].unit, sim::UnitKind::kLdSt) << i;
   }
 }
 
