@@ -269,5 +269,36 @@ TEST(AsyncCopies, TryWaitOnAnIncompletePhaseStillSpinsAfterTheCopy) {
   EXPECT_EQ(out, run_functional(kLate, "late", 16));
 }
 
+// In the memory hierarchy (h100) a copy's wait costs what a load's dependant waits: the same
+// global read through the L1 and the L2, whose finish releases the wait as it releases the
+// load's register. kWaitAll against the same kernel with the copy done by hand (a load and a
+// dependent shared store): the load's dependant issues 269 cycles after it, the wait 270 after
+// the copy, whose shared write (logged first) takes the LD/ST unit's first cycle and sends its
+// global read one cycle later.
+TEST(AsyncCopies, OnH100TheWaitTakesWhatALoadOfTheSameWordTakes) {
+  std::string by_hand = kWaitAll;
+  const std::string copy_text = "  cp.async.ca.shared.global [%r4], [%rd3], 4;\n  cp.async.wait_all;\n";
+  ASSERT_NE(by_hand.find(copy_text), std::string::npos);
+  by_hand.replace(by_hand.find(copy_text), copy_text.size(),
+                  "  ld.global.f32 %f3, [%rd3];\n  st.shared.f32 [%r4], %f3;\n");
+  auto gpu = timing_gpu("h100", {"gpu.sm_count=1"});
+  std::vector<float> out, out_by_hand;
+  auto engine = timing_engine(gpu);
+  const std::vector<Issue> issues = run_traced(*engine, kWaitAll, "k", 32, out);
+  const std::vector<Issue> hand = run_traced(*engine, by_hand, "k", 32, out_by_hand);
+  const std::vector<uint64_t> copy = cycles_at(issues, line_of(kWaitAll, "cp.async.ca"));
+  const std::vector<uint64_t> wait = cycles_at(issues, line_of(kWaitAll, "cp.async.wait_all"));
+  const std::vector<uint64_t> load = cycles_at(hand, line_of(by_hand, "ld.global.f32 %f3"));
+  const std::vector<uint64_t> store = cycles_at(hand, line_of(by_hand, "st.shared.f32"));
+  ASSERT_EQ(copy.size(), 1u);
+  ASSERT_EQ(wait.size(), 1u);
+  ASSERT_EQ(load.size(), 1u);
+  ASSERT_EQ(store.size(), 1u);
+  EXPECT_EQ(wait[0] - copy[0], store[0] - load[0] + 1);
+  EXPECT_GT(wait[0] - copy[0], gpu->l2.hit_latency);  // served by the L2, not the L1
+  EXPECT_EQ(out, out_by_hand);
+  EXPECT_EQ(out, run_functional(kWaitAll, "k", 32));
+}
+
 }  // namespace
 }  // namespace lockstep::test
