@@ -300,5 +300,21 @@ TEST(AsyncCopies, OnH100TheWaitTakesWhatALoadOfTheSameWordTakes) {
   EXPECT_EQ(out, run_functional(kWaitAll, "k", 32));
 }
 
+// The copies' bookkeeping is per SM: figures and results are bit-identical for any number of
+// simulator threads (h100, 4 SMs, 16 blocks of kWaitGroup; the blocks share out[0 .. 31] as
+// their copies' source, which the commit order makes the same on every thread count).
+TEST(AsyncCopies, FiguresAreBitIdenticalForAnyThreadCount) {
+  std::vector<sim::KernelTiming> timings;
+  std::vector<std::vector<float>> outs;
+  for (uint32_t threads : {1u, 3u}) {
+    auto engine = timing_engine(timing_gpu("h100", {"gpu.sm_count=4"}), threads);
+    outs.emplace_back();
+    timings.push_back(run_timed(*engine, kWaitGroup, 16, 32, &outs.back()));
+  }
+  EXPECT_GT(timings[0].warp_stalls[static_cast<size_t>(sim::StallReason::kSynchronization)], 0u);
+  EXPECT_TRUE(timings[1] == timings[0]);
+  EXPECT_EQ(outs[1], outs[0]);
+}
+
 }  // namespace
 }  // namespace lockstep::test
