@@ -6,6 +6,7 @@
 #include "func/divergence/divergence_unit.h"
 #include "func/instruction_effects.h"
 #include "ir/types.h"
+#include "sim/async_copies.h"
 
 namespace lockstep::sim {
 
@@ -171,6 +172,13 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     InstTiming t;
     t.unit = unit_of(inst, gpu);
     t.space = space_of(inst, t.unit);
+    const AsyncForm async = async_form(inst);
+    t.async = async.role;
+    t.async_groups = async.groups;
+    // The group operations move no data: they come out of the unit's pipeline, not the memory.
+    if (async.role == AsyncRole::kCommit || async.role == AsyncRole::kWaitGroup || async.role == AsyncRole::kWaitAll ||
+        async.role == AsyncRole::kBulkCommit || async.role == AsyncRole::kBulkWait)
+      t.space = MemorySpace::kNone;
     t.memory_latency = latency_of(t.space, gpu);
     t.operands = register_operands(inst, regs, max_dst_ranges);
     t.long_latency = t.operands.dst_count != 0 &&

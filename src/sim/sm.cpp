@@ -71,6 +71,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
     part.held.assign(per_partition, StallReason::kNotSelected);
   }
   warps_.resize(slots);
+  async_ = AsyncCopies(slots);
   launch_.memory = &memory_;
   if (ctx_.ldst != nullptr) {
     LdstUnitOptions o = *ctx_.ldst;
@@ -229,6 +230,11 @@ bool Sm::writeback(uint64_t now) {
       std::fill_n(pending_kind_.begin() + static_cast<std::ptrdiff_t>(base + h.range.first), h.range.count,
                   kNotPending);
     }
+    static_assert(AsyncCopies::kNoCopy == Completion{}.async_copy, "a completion carries no copy by default");
+    if (c.async_copy != AsyncCopies::kNoCopy) {
+      async_.completed(c.async_copy);
+      mark_dirty();  // its waits, and mbarrier tests of any warp of the block, may issue now
+    }
     WarpSlot& ws = warps_[c.warp_slot];
     if (ws.formed) mark_dirty();  // a formed warp in another partition may wait on this write
     end_dependency_hold(c.warp_slot);
@@ -344,6 +350,8 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   // Execute at issue.
   const func::ExecInst& in = ctx_.kernel->code[head.pc];
   const func::LaneMask lanes = func::guarded_lanes(in, w);
+  const uint32_t copy =
+      t.async == AsyncRole::kNone ? AsyncCopies::kNoCopy : async_.issue(slot, ws.cta_slot, t, in, w, lanes);
   // The divergence unit's depth only matters when its changes cost cycles (and asking reaches
   // into the unit, off the SM's own state).
   const bool charge_depth = ctx_.gpu->timing.simt_push_cycles != 0 || ctx_.gpu->timing.simt_pop_cycles != 0;
@@ -388,12 +396,12 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   const bool memory = t.space != MemorySpace::kNone;
   if (ldst) {
     // The LD/ST unit decides when it is done (take_finished_accesses).
-    waiting_access_[access].assign(1, Completion{0, 0, slot, true, t.long_latency, writes});
+    waiting_access_[access].assign(1, Completion{0, 0, slot, true, t.long_latency, writes, copy});
     ++ws.in_flight;
     ++ws.memory_in_flight;
   } else if (writes.count != 0 || memory) {
     if (memory) done = std::max(done, dispatch + t.memory_latency);
-    writeback_.accept(now, Completion{done, 0, slot, memory, t.long_latency, writes});
+    writeback_.accept(now, Completion{done, 0, slot, memory, t.long_latency, writes, copy});
     ++ws.in_flight;
     if (memory) ++ws.memory_in_flight;
   }
@@ -468,6 +476,7 @@ void Sm::finish_block(uint32_t cta_slot) {
     // issue would reach into the unit, off the SM's own state, on the per-cycle path).
     stats_.divergence += warps_[slot].warp->divergence->take_counters();
     warps_[slot].resident = false;
+    async_.clear_warp(slot);
     Partition& part = partitions_[partition_of(slot)];
     set_held(slot, StallReason::kNotSelected);
     part.resident.reset(local_of(slot));

@@ -34,6 +34,7 @@
 #include "func/cta_runner.h"
 #include "func/grid_progress.h"
 #include "func/warp.h"
+#include "sim/async_copies.h"
 #include "sim/execution_unit.h"
 #include "sim/instruction_buffer.h"
 #include "sim/instruction_cache.h"
@@ -326,6 +327,7 @@ class Sm {
   std::vector<std::vector<Completion>> waiting_access_;
   func::TraceHook trace_buffer_;  // appends to trace_out_ (formed warps' records)
   uint64_t code_base_ = 0;  // the kernel's code in the hierarchy's address space
+  AsyncCopies async_{0};     // the copies in flight that waits and mbarrier tests wait for
 
   // Figures.
   KernelTiming stats_;

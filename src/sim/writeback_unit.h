@@ -25,6 +25,8 @@ struct Completion {
   bool memory = false;     // a memory instruction's (its warp's memory_in_flight)
   bool long_latency = false;
   Reservation writes;      // none: it takes no write port
+  // The asynchronous copy it completes (sim/async_copies.h; UINT32_MAX: none).
+  uint32_t async_copy = UINT32_MAX;
   bool operator>(const Completion& o) const {
     return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
   }

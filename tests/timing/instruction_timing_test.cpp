@@ -184,3 +184,50 @@ TEST(InstructionTiming, CoherentLoadsBypassTheL1) {
 
 }  // namespace
 }  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+ir::Operand immediate(uint64_t value) {
+  ir::Operand o;
+  o.kind = ir::Operand::Kind::Imm;
+  o.imm = value;
+  return o;
+}
+
+// The asynchronous copies' parts (sim/async_copies.h), and the group operations off the memory:
+// they move no data, so they take the LD/ST pipe's latency, not the global one.
+TEST(InstructionTiming, AsyncCopyFormsAndTheirGroupOperations) {
+  const config::GpuConfig teaching = config::load_gpu_config("teaching");
+  ir::KernelProgram k;
+  k.code.push_back(inst("cp", {"async", "ca", "shared", "global"}, {address(0), address(1), immediate(4)}));
+  k.code.push_back(inst("cp", {"async", "commit_group"}));
+  k.code.push_back(inst("cp", {"async", "wait_group"}, {immediate(3)}));
+  k.code.push_back(inst("cp", {"async", "wait_all"}));
+  k.code.push_back(inst("cp", {"async", "mbarrier", "arrive", "noinc", "shared", "b64"}, {address(0)}));
+  k.code.push_back(inst("cp", {"async", "bulk", "shared::cluster", "global", "mbarrier::complete_tx::bytes"},
+                        {address(0), address(1), reg(2), address(3)}));
+  k.code.push_back(inst("cp", {"async", "bulk", "global", "shared::cta", "bulk_group"},
+                        {address(0), address(1), reg(2)}));
+  k.code.push_back(inst("cp", {"async", "bulk", "commit_group"}));
+  k.code.push_back(inst("cp", {"async", "bulk", "wait_group", "read"}, {immediate(1)}));
+  k.code.push_back(inst("mbarrier", {"try_wait", "parity", "shared::cta", "b64"}, {pred(0), address(0), reg(1)}));
+  k.code.push_back(inst("mbarrier", {"arrive", "shared::cta", "b64"}, {reg(1), address(0)}));
+  const std::vector<sim::InstTiming> t = sim::instruction_timing(k, teaching, {4, 1});
+  using R = sim::AsyncRole;
+  const std::vector<R> roles = {R::kCopy, R::kCommit, R::kWaitGroup, R::kWaitAll, R::kCopyArrive,
+                                R::kBulkCopyBarrier, R::kBulkCopyGroup, R::kBulkCommit, R::kBulkWait,
+                                R::kBarrierWait, R::kNone};
+  for (size_t i = 0; i < roles.size(); ++i) EXPECT_EQ(t[i].async, roles[i]) << i;
+  EXPECT_EQ(t[2].async_groups, 3u);
+  EXPECT_EQ(t[8].async_groups, 1u);
+  EXPECT_EQ(t[0].space, sim::MemorySpace::kGlobal);
+  EXPECT_EQ(t[0].memory_latency, 400u);
+  for (size_t i : {1, 2, 3, 7, 8}) {
+    EXPECT_EQ(t[i].space, sim::MemorySpace::kNone) << i;
+    EXPECT_EQ(t[i].unit, sim::UnitKind::kLdSt) << i;
+  }
+}
+
+}  // namespace
+}  // namespace lockstep::test

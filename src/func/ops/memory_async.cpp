@@ -5,9 +5,12 @@
 // instruction runs, so cp.async.commit_group / wait_group / wait_all and the bulk groups have
 // nothing left to wait for and are no-ops here, cp.async.mbarrier.arrive finds the thread's
 // earlier copies complete and arrives at once, and a bulk copy completes its bytes on its
-// mbarrier (complete_tx) at once. The asynchrony (and the wait stalls) belong to the timing
-// model, which adds them on top of this result. The tensor (TMA) forms are not supported yet and
-// are rejected at load time.
+// mbarrier (complete_tx) at once. The asynchrony belongs to the timing model, which keeps this
+// result and only delays issue (sim/async_copies.h, docs/timing-model.md "Asynchronous copies"):
+// the copies' accesses take their time in the memory model, and the group waits, and
+// mbarrier.test_wait / try_wait on an mbarrier that copies are pending on, do not issue until
+// those copies complete. The tensor (TMA) forms are not supported yet and are rejected at load
+// time.
 #include <algorithm>
 #include <cstring>
 #include <optional>
