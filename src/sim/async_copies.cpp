@@ -21,11 +21,10 @@ uint32_t immediate_groups(const ir::Instruction& inst) {
 }
 
 // The shared-memory offset an mbarrier address names, whether the instruction spelled it in the
-// shared space or as a generic address in the shared window (as func/ops/memory_space.h wraps).
-uint64_t shared_offset(uint64_t address) {
-  if (address >= func::kSharedWindow) address -= func::kSharedWindow;
-  return address & 0xffff'ffffull;
-}
+// shared space or as a generic address in the shared window: its low 32 bits either way, as
+// shared addresses wrap (func/ops/memory_space.h, wrap32) and the window starts on a 4 GiB line.
+static_assert((func::kSharedWindow & 0xffff'ffffull) == 0, "the shared window starts on a 4 GiB boundary");
+uint64_t shared_offset(uint64_t address) { return address & 0xffff'ffffull; }
 
 // The mbarrier address of `in` for `lane`, by the layouts of the binders in
 // func/ops/memory_async.cpp and memory_mbarrier.cpp.
