@@ -86,6 +86,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   if (ctx_.trace != nullptr) trace_out_.reserve(static_cast<size_t>(partitions_count_) * issue_width_);
   trace_buffer_ = [this](const func::TraceRecord& r) { trace_out_.push_back(r); };
   ctas_.resize(ctx_.blocks_per_sm);
+  placed_.reserve(ctx_.blocks_per_sm);
   func::RunOptions run = ctx_.run;
   run.sm_id = id_;
   run.sm_count = gpu.gpu.sm_count;
@@ -108,8 +109,12 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   idle_since_ = available_from;
 }
 
+void Sm::place_block(uint64_t block, uint64_t cycle) {
+  charge_idle_until(cycle);  // before the block counts: the stretch up to `cycle` was idle
+  placed_.push_back({block, cycle});
+}
+
 void Sm::start_block(uint64_t block, uint64_t cycle) {
-  charge_idle_until(cycle);
   auto free_cta = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.busy; });
   if (free_cta == ctas_.end()) throw std::logic_error(fmt::format("SM {}: no free block slot", id_));
   CtaSlot& c = *free_cta;
@@ -153,6 +158,8 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
 }
 
 bool Sm::cycle(uint64_t now) {
+  for (const PlacedBlock& p : placed_) start_block(p.block, p.cycle);
+  placed_.clear();
   finished_.clear();
   last_warp_stalls_ = {};
   last_scheduler_stalls_ = {};
@@ -173,13 +180,19 @@ bool Sm::cycle(uint64_t now) {
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= fetch(p, now);
   repeat_last_cycle(1);
   if (idle()) idle_since_ = now + 1;
-  return changed || !finished_.empty();
+  changed |= !finished_.empty();
+  if (!changed) {
+    own_next_change_ = own_next_change(now);
+    own_next_change_of_ = now;
+  }
+  return changed;
 }
 
-void Sm::commit() {
-  // Their accesses enter the LD/ST unit: the scans see that only through its room.
-  const bool room = ldst_ == nullptr || ldst_->can_accept();
-  for (const Deferred& d : deferred_) {
+bool Sm::commit() {
+  bool accesses = false;
+  if (deferred_logs_.size() < deferred_.size()) deferred_logs_.resize(deferred_.size());  // grows once
+  for (size_t i = 0; i < deferred_.size(); ++i) {
+    const Deferred& d = deferred_[i];
     const WarpSlot& ws = warps_[d.warp_slot];
     access_log_.clear();
     try {
@@ -191,14 +204,27 @@ void Sm::commit() {
     Partition& part = partitions_[partition_of(d.warp_slot)];
     part.dirty = part.fetch_dirty = true;  // they may have moved the warp off its fetched path
     if (d.access != kNoAccess) {
-      ldst_->add(d.access, access_log_, d.warp_slot);
-      if (d.close) ldst_->close(d.access);
+      std::swap(access_log_, deferred_logs_[i]);  // kept for commit_accesses; both keep their capacity
+      accesses = true;
     }
   }
-  if (!deferred_.empty() && ldst_ != nullptr && ldst_->can_accept() != room) mark_dirty();
-  deferred_.clear();
+  if (!accesses) deferred_.clear();
   for (const func::TraceRecord& r : trace_out_) (*ctx_.trace)(r);
   trace_out_.clear();
+  return accesses;
+}
+
+void Sm::commit_accesses() {
+  // Their accesses enter the LD/ST unit: the scans see that only through its room.
+  const bool room = ldst_->can_accept();
+  for (size_t i = 0; i < deferred_.size(); ++i) {
+    const Deferred& d = deferred_[i];
+    if (d.access == kNoAccess) continue;
+    ldst_->add(d.access, deferred_logs_[i], d.warp_slot);
+    if (d.close) ldst_->close(d.access);
+  }
+  if (ldst_->can_accept() != room) mark_dirty();
+  deferred_.clear();
 }
 
 void Sm::charge_idle_until(uint64_t cycle) {

@@ -18,7 +18,8 @@
 // then, once every SM has stepped the cycle, the launch calls commit() on each in SM order:
 //   4. commit: the cycle's instructions that change launch-wide state (stores and atomics to
 //      global memory, printf, the device heap: InstTiming::deferred) run, in issue order, and
-//      the cycle's trace records go out.
+//      the cycle's trace records go out; then, on the stepping threads again, their accesses
+//      enter each SM's LD/ST unit (commit_accesses: the unit is the SM's own).
 // So while SMs step they only read what is shared (device memory as the last commit left it),
 // and a cycle's outcome does not depend on the order, or the threads, SMs step in. A warp's
 // own store is visible to its next instruction, which issues in a later cycle.
@@ -89,15 +90,20 @@ class Sm {
 
   uint32_t id() const { return id_; }
   // The CTA scheduler placed block `block` (linear index) here at `cycle`; its warps may fetch
-  // from cycle + timing.block_launch_cycles.
-  void start_block(uint64_t block, uint64_t cycle);
+  // from cycle + timing.block_launch_cycles. Building its warps is the SM's own work, so it
+  // happens at the start of the SM's next cycle(), on the stepping threads; until then the SM
+  // counts the block as resident (idle, next_change), so nothing outside can tell the difference.
+  void place_block(uint64_t block, uint64_t cycle);
 
   // Runs cycle `now`; returns true when any state changed (an issue, a fetch, a completion).
   // Throws TimingFault for a device fault or a barrier deadlock.
   bool cycle(uint64_t now);
-  // The cycle's end (step 4 above): runs the deferred instructions of the last cycle() and
-  // hands its trace records to the trace hook. Throws TimingFault for a device fault.
-  void commit();
+  // The cycle's end (step 4 above), in SM order: runs the deferred instructions of the last
+  // cycle() and hands its trace records to the trace hook. Returns true when their accesses
+  // still have to enter the LD/ST unit: commit_accesses, which may run on any thread once every
+  // SM has committed. Throws TimingFault for a device fault.
+  bool commit();
+  void commit_accesses();
   // Blocks finished in the last cycle(), in the order they finished.
   const std::vector<uint64_t>& finished_blocks() const { return finished_; }
   // After a cycle that changed nothing: the first cycle at which something can change
@@ -109,7 +115,9 @@ class Sm {
   // No resident block and nothing in flight: cycle() would change nothing. The launch does not
   // step an idle SM; it charges the idle stretch with charge_idle_until when the SM wakes up
   // (a block is placed on it) or the launch ends.
-  bool idle() const { return resident_blocks_ == 0 && writeback_.empty() && (ldst_ == nullptr || !ldst_->busy()); }
+  bool idle() const {
+    return resident_blocks_ == 0 && placed_.empty() && writeback_.empty() && (ldst_ == nullptr || !ldst_->busy());
+  }
   // The LD/ST unit of the memory hierarchy, for the memory system's serial phase; null under
   // fixed latencies.
   LdstUnit* ldst() { return ldst_.get(); }
@@ -295,7 +303,12 @@ class Sm {
   void run_folded(uint32_t slot);
   // The first PC at or after `pc` that is not a folded move: where fetch and issue go on.
   uint32_t next_unfolded(uint32_t pc) const;
+  void start_block(uint64_t block, uint64_t cycle);
   void finish_block(uint32_t cta_slot);
+  // After a cycle that changed nothing: the first cycle after it at which a warp's fetch or
+  // readiness, a unit or a collector changes (the part of next_change that only the SM's own
+  // cycle can move, found on the stepping threads).
+  uint64_t own_next_change(uint64_t now) const;
   [[noreturn]] void fail(uint32_t cta_slot, func::LaunchFault fault) const;
 
   uint32_t id_;
@@ -303,6 +316,7 @@ class Sm {
   func::MemoryView memory_;   // this SM's reads of device memory
   func::LaunchState launch_;  // the launch's state with memory_ as its view
   std::vector<Deferred> deferred_;            // this cycle's, in issue order
+  std::vector<func::AccessLog> deferred_logs_;  // per deferred_ entry: its accesses (commit -> commit_accesses)
   std::vector<func::TraceRecord> trace_out_;  // this cycle's, in issue order
   uint32_t partitions_count_;
   uint32_t issue_width_;
@@ -321,6 +335,14 @@ class Sm {
   uint32_t resident_warps_ = 0;
   uint64_t idle_since_ = 0;  // while idle(): the first cycle not yet charged
   std::vector<uint64_t> finished_;
+  struct PlacedBlock {
+    uint64_t block = 0;
+    uint64_t cycle = 0;
+  };
+  std::vector<PlacedBlock> placed_;  // placed, started at the next cycle()
+  // own_next_change after the last cycle() when it changed nothing, and that cycle.
+  uint64_t own_next_change_ = 0;
+  uint64_t own_next_change_of_ = UINT64_MAX;
   std::unique_ptr<LdstUnit> ldst_;
   func::AccessLog access_log_;
   // By LD/ST unit id: the completions its finish releases (one per member warp of a formed warp).

@@ -8,8 +8,19 @@
 namespace lockstep::sim {
 
 uint64_t Sm::next_change(uint64_t now) const {
-  uint64_t next = writeback_.next_event(now);
+  // The memory phase and block placement come after the cycle: the LD/ST unit, the writeback
+  // unit (responses) and placed blocks are read now, the rest was found as the cycle ended.
+  uint64_t next = own_next_change_of_ == now ? own_next_change_ : own_next_change(now);
+  next = std::min(next, writeback_.next_event(now));
   if (ldst_ != nullptr) next = std::min(next, ldst_->next_event(now));
+  const uint64_t launch_cycles = ctx_.gpu->timing.block_launch_cycles;
+  for (const PlacedBlock& p : placed_)
+    if (p.cycle + launch_cycles > now) next = std::min(next, p.cycle + launch_cycles);  // its warps' first fetch
+  return next;
+}
+
+uint64_t Sm::own_next_change(uint64_t now) const {
+  uint64_t next = UINT64_MAX;
   auto later = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);
   };
@@ -26,6 +37,7 @@ uint64_t Sm::next_change(uint64_t now) const {
 }
 
 void Sm::hash_state(func::StateHasher& h) const {
+  for (const PlacedBlock& p : placed_) h.add(p.block);
   for (const CtaSlot& c : ctas_) {
     if (!c.busy) continue;
     h.add(c.cta.linear_id);

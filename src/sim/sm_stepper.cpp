@@ -24,7 +24,8 @@ SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads, ui
       step_one_([this](uint32_t task) {
         const uint32_t i = (*which_)[task];
         changed_[i] = sms_[i]->cycle(now_) ? 1 : 0;
-      }) {}
+      }),
+      commit_one_([this](uint32_t task) { sms_[(*which_)[task]]->commit_accesses(); }) {}
 
 bool SmStepper::step(uint64_t now, const std::vector<uint32_t>& which) {
   for (uint32_t i : which) changed_[i] = 0;
@@ -34,6 +35,12 @@ bool SmStepper::step(uint64_t now, const std::vector<uint32_t>& which) {
   bool changed = false;
   for (uint32_t i : which) changed |= changed_[i] != 0;
   return changed;
+}
+
+void SmStepper::commit_accesses(const std::vector<uint32_t>& which) {
+  if (which.empty()) return;
+  which_ = &which;
+  pool_.run(static_cast<uint32_t>(which.size()), commit_one_);
 }
 
 }  // namespace lockstep::sim

@@ -24,6 +24,8 @@ class SmStepper {
   // lowest-numbered SM that threw is rethrown, as a serial run in SM order would have
   // stopped at it.
   bool step(uint64_t now, const std::vector<uint32_t>& which);
+  // Runs Sm::commit_accesses on every SM in `which` (ascending), side by side; exceptions as step.
+  void commit_accesses(const std::vector<uint32_t>& which);
   // Runs another batch of independent tasks on the same threads (the memory system's
   // partitions): task(i) for every i in [0, count), count <= the constructor's other_tasks.
   void run(uint32_t count, const std::function<void(uint32_t)>& task) { pool_.run(count, task); }
@@ -39,6 +41,7 @@ class SmStepper {
   const std::vector<uint32_t>* which_ = nullptr;
   uint64_t now_ = 0;
   std::function<void(uint32_t)> step_one_;
+  std::function<void(uint32_t)> commit_one_;
 };
 
 }  // namespace lockstep::sim

@@ -44,6 +44,7 @@ class Driver {
                                                                                : nullptr,
                   launch.watchdog) {
     stepping_.reserve(sms.size());
+    committing_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
     if (stepper_.threads() > 1)
       parallel_ = [this](uint32_t count, const std::function<void(uint32_t)>& task) { stepper_.run(count, task); };
@@ -75,11 +76,14 @@ class Driver {
         stepping_.push_back(i);
       }
       const bool changed = stepper_.step(now, stepping_);
-      // The cycle's fixed point: what changes launch-wide state lands, SM by SM.
+      // The cycle's fixed point: what changes launch-wide state lands, SM by SM; then each SM's
+      // stores and atomics enter its own LD/ST unit, SMs side by side.
+      committing_.clear();
       for (uint32_t s : stepping_) {
-        sms_[s]->commit();
+        if (sms_[s]->commit()) committing_.push_back(s);
         last_step_[s] = now;
       }
+      stepper_.commit_accesses(committing_);
       const bool memory_moved = exchange_memory(now);
       for (uint32_t s : stepping_) {  // the others' finished_blocks() are from an earlier cycle
         Sm& sm = *sms_[s];
@@ -123,7 +127,7 @@ class Driver {
   // A block for SM `sm` in `cycle`: a sleeping SM is charged its repeated cycles first, then wakes.
   void start(uint32_t sm, uint64_t block, uint64_t cycle) {
     catch_up(sm, cycle);
-    sms_[sm]->start_block(block, cycle);
+    sms_[sm]->place_block(block, cycle);
     wake_[sm] = std::min(wake_[sm], cycle);
   }
 
@@ -171,6 +175,7 @@ class Driver {
   uint64_t done_ = 0;
   uint64_t now_ = 0;
   std::vector<uint32_t> stepping_;  // this cycle: the SMs not idle, ascending
+  std::vector<uint32_t> committing_;  // this cycle: the SMs with accesses to commit, ascending
   std::vector<std::vector<uint64_t>> waiting_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
   std::vector<uint64_t> wake_;       // per SM: the first cycle it needs a step again
