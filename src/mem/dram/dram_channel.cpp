@@ -41,6 +41,8 @@ DramChannel::DramChannel(const DramOptions& options)
   candidates_.resize(deepest);
   ready_at_.resize(deepest);
   bank_hits_.resize(options.banks);
+  constraint_.resize(std::size_t{options.banks} * kDramCommandCount);
+  constraint_scan_.resize(constraint_.size(), 0);
   stats_.units_per_cycle = clock_.units_per_cycle();
 }
 
@@ -99,12 +101,22 @@ DramChannel::Choice DramChannel::compute_next_issue() const {
   const std::size_t n = queue.size();
   if (n == 0) return {};
   std::fill(bank_hits_.begin(), bank_hits_.end(), 0u);
+  // Requests to one bank share its constraint per command: found once per scan (it costs a
+  // division), and since next_edge_ and each request's visible time are edges, a request's
+  // ready time is the largest of the three.
+  ++scan_;
   uint64_t first = DramClock::kNever;
   for (std::size_t i = 0; i < n; ++i) {
     const Pending& p = queue[i];
     const DramCommand command = device_.next_command(p.bank, p.row, write);
     candidates_[i] = {p.bank, command, false, false};
-    ready_at_[i] = device_.earliest(command, p.bank, std::max(next_edge_, p.visible));
+    const std::size_t key = std::size_t{p.bank} * kDramCommandCount + static_cast<std::size_t>(command);
+    if (constraint_scan_[key] != scan_) {
+      constraint_scan_[key] = scan_;
+      constraint_[key] = device_.ready_edge(command, p.bank);
+    }
+    ready_at_[i] = std::max({next_edge_, p.visible, constraint_[key]});
+    assert(ready_at_[i] == device_.earliest(command, p.bank, std::max(next_edge_, p.visible)));
     first = std::min(first, ready_at_[i]);
     if (is_column(command)) ++bank_hits_[p.bank];
   }

@@ -115,6 +115,10 @@ class DramChannel {
   mutable std::vector<DramCandidate> candidates_;
   mutable std::vector<uint64_t> ready_at_;
   mutable std::vector<uint32_t> bank_hits_;
+  // Per bank and command: its ready_edge, valid when constraint_scan_ holds this scan's number.
+  mutable std::vector<uint64_t> constraint_;
+  mutable std::vector<uint64_t> constraint_scan_;
+  mutable uint64_t scan_ = 0;
 };
 
 }  // namespace lockstep::mem

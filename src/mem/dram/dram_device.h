@@ -4,6 +4,7 @@
 // spacing, bus turnarounds, activate spacing). It knows nothing of requests or queues: the
 // controller (DramChannel) asks what a command needs and when it may issue, then issues it.
 // All times are in channel units (dram_clock.h); commands issue on DRAM clock edges.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,7 @@
 namespace lockstep::mem {
 
 enum class DramCommand : uint8_t { kActivate, kPrecharge, kRead, kWrite };
+inline constexpr std::size_t kDramCommandCount = 4;
 
 inline bool is_column(DramCommand command) {
   return command == DramCommand::kRead || command == DramCommand::kWrite;
@@ -40,6 +42,9 @@ class DramDevice {
   // commands issued so far. A column command's data follows it by exactly tCL (tWL) and cannot
   // wait, so the command waits until the data bus will be free for it.
   uint64_t earliest(DramCommand command, uint32_t bank, uint64_t from) const;
+  // earliest(command, bank, 0): the bank's and the channel's own constraint. For an edge `from`,
+  // earliest(command, bank, from) == max(from, ready_edge(command, bank)).
+  uint64_t ready_edge(DramCommand command, uint32_t bank) const { return earliest(command, bank, 0); }
 
   // Issues `command` at `at` (caller: at == some earliest(command, bank, ..)). `burst` (units) is
   // a column command's data time. Returns, for a column command, the time its burst ends (the
