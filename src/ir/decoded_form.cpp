@@ -137,6 +137,27 @@ ValueClass value_class_of(const Modifiers& mods) {
   return mods.any_of(is_float_type) ? ValueClass::Fp32 : ValueClass::Integer;
 }
 
+// The tensor copies (cp.async.bulk.tensor) and cp.reduce.async.bulk are not tracked as copies:
+// the timing model sends no accesses for them to complete.
+AsyncOp async_op_of(Opcode op, const Modifiers& mods) {
+  if (op == Opcode::Mbarrier) return mods.has("test_wait") || mods.has("try_wait") ? AsyncOp::BarrierWait : AsyncOp::None;
+  if (op != Opcode::Cp || !mods.has("async") || mods.has("reduce")) return AsyncOp::None;
+  if (mods.has("bulk")) {
+    if (mods.has("commit_group")) return AsyncOp::BulkCommitGroup;
+    if (mods.has("wait_group")) return AsyncOp::BulkWaitGroup;
+    if (mods.has("tensor")) return AsyncOp::None;
+    if (mods.has("mbarrier::complete_tx::bytes")) return AsyncOp::BulkCopyBarrier;
+    if (mods.has("bulk_group")) return AsyncOp::BulkCopyGroup;
+    return AsyncOp::None;
+  }
+  if (mods.has("ca") || mods.has("cg")) return AsyncOp::Copy;
+  if (mods.has("commit_group")) return AsyncOp::CommitGroup;
+  if (mods.has("wait_group")) return AsyncOp::WaitGroup;
+  if (mods.has("wait_all")) return AsyncOp::WaitAll;
+  if (mods.has("mbarrier")) return AsyncOp::CopyArrive;
+  return AsyncOp::None;
+}
+
 }  // namespace
 
 DecodedForm decode_form(std::string_view opcode, const std::vector<std::string>& modifiers) {
@@ -152,6 +173,7 @@ DecodedForm decode_form(std::string_view opcode, const std::vector<std::string>&
   d.bypasses_l1 = bypasses_l1(d.opcode, mods);
   d.writes_first_operand = writes_first_operand(d.opcode, mods);
   d.value_class = value_class_of(mods);
+  d.async = async_op_of(d.opcode, mods);
   return d;
 }
 

@@ -26,6 +26,23 @@ enum class MemoryOperation : uint8_t {
 // preset's [opcodes] table does not place it.
 enum class ValueClass : uint8_t { Integer, Fp32, Fp64 };
 
+// An instruction's part in the asynchronous copies (the timing model's sim/async_copies.h
+// tracks them). Decoded from the modifiers' names, wherever in the list they stand (.L2::cache_hint,
+// .multicast::cluster and the like may follow).
+enum class AsyncOp : uint8_t {
+  None,
+  Copy,             // cp.async.{ca,cg}: joins the warp's open group
+  CommitGroup,      // cp.async.commit_group
+  WaitGroup,        // cp.async.wait_group N
+  WaitAll,          // cp.async.wait_all
+  CopyArrive,       // cp.async.mbarrier.arrive{.noinc}: the warp's copies pend on the mbarrier
+  BulkCopyBarrier,  // cp.async.bulk (not .tensor) ... mbarrier::complete_tx::bytes: pends on its mbarrier
+  BulkCopyGroup,    // cp.async.bulk (not .tensor) ... bulk_group: joins the warp's open bulk group
+  BulkCommitGroup,  // cp.async.bulk.commit_group
+  BulkWaitGroup,    // cp.async.bulk.wait_group{.read} N
+  BarrierWait,      // mbarrier.test_wait / try_wait: held while copies pend on its mbarrier
+};
+
 struct DecodedForm {
   Opcode opcode = Opcode::Unknown;
   // The space whose memory the instruction waits on. Copies (cp.*) wait on their global side;
@@ -50,6 +67,7 @@ struct DecodedForm {
   // st, bra, call, red, cp, bar.sync, wmma.store, ...
   bool writes_first_operand = false;
   ValueClass value_class = ValueClass::Integer;
+  AsyncOp async = AsyncOp::None;
 };
 
 DecodedForm decode_form(std::string_view opcode, const std::vector<std::string>& modifiers);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <string_view>
 
 #include "func/device_memory.h"
 #include "func/step.h"
@@ -10,15 +9,6 @@
 namespace lockstep::sim {
 
 namespace {
-
-bool has(const ir::Instruction& inst, size_t i, std::string_view m) {
-  return inst.modifiers.size() > i && inst.modifiers[i] == m;
-}
-
-uint32_t immediate_groups(const ir::Instruction& inst) {
-  if (inst.operands.empty() || inst.operands[0].kind != ir::Operand::Kind::Imm) return 0;
-  return static_cast<uint32_t>(inst.operands[0].imm);
-}
 
 // The shared-memory offset an mbarrier address names, whether the instruction spelled it in the
 // shared space or as a generic address in the shared window: its low 32 bits either way, as
@@ -28,44 +18,13 @@ uint64_t shared_offset(uint64_t address) { return address & 0xffff'ffffull; }
 
 // The mbarrier address of `in` for `lane`, by the layouts of the binders in
 // func/ops/memory_async.cpp and memory_mbarrier.cpp.
-uint64_t barrier_offset(AsyncRole role, const func::ExecInst& in, const func::Warp& w, uint32_t lane) {
+uint64_t barrier_offset(ir::AsyncOp role, const func::ExecInst& in, const func::Warp& w, uint32_t lane) {
   const auto reg = [&](uint32_t slot) { return w.regs[static_cast<size_t>(slot) * w.width + lane]; };
-  if (role == AsyncRole::kBulkCopyBarrier) return shared_offset(reg(in.s[3]) + in.aux2);
+  if (role == ir::AsyncOp::BulkCopyBarrier) return shared_offset(reg(in.s[3]) + in.aux2);
   return shared_offset(reg(in.s[0]) + static_cast<uint64_t>(in.offset));
 }
 
 }  // namespace
-
-AsyncForm async_form(const ir::Instruction& inst) {
-  AsyncForm f;
-  if (inst.decoded.opcode == ir::Opcode::Mbarrier) {
-    if (has(inst, 0, "test_wait") || has(inst, 0, "try_wait")) f.role = AsyncRole::kBarrierWait;
-    return f;
-  }
-  if (inst.decoded.opcode != ir::Opcode::Cp || !has(inst, 0, "async")) return f;
-  if (has(inst, 1, "ca") || has(inst, 1, "cg")) {
-    f.role = AsyncRole::kCopy;
-  } else if (has(inst, 1, "commit_group")) {
-    f.role = AsyncRole::kCommit;
-  } else if (has(inst, 1, "wait_group")) {
-    f = {AsyncRole::kWaitGroup, immediate_groups(inst)};
-  } else if (has(inst, 1, "wait_all")) {
-    f.role = AsyncRole::kWaitAll;
-  } else if (has(inst, 1, "mbarrier")) {
-    f.role = AsyncRole::kCopyArrive;
-  } else if (has(inst, 1, "bulk")) {
-    if (has(inst, 2, "commit_group")) {
-      f.role = AsyncRole::kBulkCommit;
-    } else if (has(inst, 2, "wait_group")) {
-      f = {AsyncRole::kBulkWait, immediate_groups(inst)};
-    } else if (has(inst, 4, "mbarrier::complete_tx::bytes")) {
-      f.role = AsyncRole::kBulkCopyBarrier;
-    } else if (has(inst, 4, "bulk_group")) {
-      f.role = AsyncRole::kBulkCopyGroup;
-    }
-  }
-  return f;
-}
 
 void AsyncCopies::Groups::commit() {
   committed.push_back({open_id++, open});
@@ -108,10 +67,10 @@ bool AsyncCopies::holds(uint32_t slot, uint32_t cta_slot, const InstTiming& t, c
                         const func::Warp& w) const {
   const WarpCopies& mine = warps_[slot];
   switch (t.async) {
-    case AsyncRole::kWaitGroup: return !mine.copies.done_but(t.async_groups);
-    case AsyncRole::kWaitAll: return mine.copies.open != 0 || !mine.copies.done_but(0);
-    case AsyncRole::kBulkWait: return !mine.bulk.done_but(t.async_groups);
-    case AsyncRole::kBarrierWait: {
+    case ir::AsyncOp::WaitGroup: return !mine.copies.done_but(t.async_groups);
+    case ir::AsyncOp::WaitAll: return mine.copies.open != 0 || !mine.copies.done_but(0);
+    case ir::AsyncOp::BulkWaitGroup: return !mine.bulk.done_but(t.async_groups);
+    case ir::AsyncOp::BarrierWait: {
       if (barriers_.empty()) return false;
       func::LaneMask lanes = func::guarded_lanes(in, w);
       while (lanes != 0) {
@@ -129,18 +88,18 @@ uint32_t AsyncCopies::issue(uint32_t slot, uint32_t cta_slot, const InstTiming& 
                             const func::Warp& w, func::LaneMask lanes) {
   WarpCopies& mine = warps_[slot];
   switch (t.async) {
-    case AsyncRole::kCopy:
+    case ir::AsyncOp::Copy:
       return lanes == 0 ? kNoCopy : new_copy(slot, false, true);
-    case AsyncRole::kBulkCopyGroup:
+    case ir::AsyncOp::BulkCopyGroup:
       return lanes == 0 ? kNoCopy : new_copy(slot, true, true);
-    case AsyncRole::kCommit:
-    case AsyncRole::kWaitAll:  // commit_group then wait_group 0 (it issued once all were done)
+    case ir::AsyncOp::CommitGroup:
+    case ir::AsyncOp::WaitAll:  // commit_group then wait_group 0 (it issued once all were done)
       mine.copies.commit();
       return kNoCopy;
-    case AsyncRole::kBulkCommit:
+    case ir::AsyncOp::BulkCommitGroup:
       mine.bulk.commit();
       return kNoCopy;
-    case AsyncRole::kBulkCopyBarrier: {
+    case ir::AsyncOp::BulkCopyBarrier: {
       if (lanes == 0) return kNoCopy;
       // One copy engine transfer per instruction (normally one elected lane issues it): it
       // pends on the first lane's mbarrier.
@@ -148,7 +107,7 @@ uint32_t AsyncCopies::issue(uint32_t slot, uint32_t cta_slot, const InstTiming& 
       pend_on(copy, cta_slot, barrier_offset(t.async, in, w, static_cast<uint32_t>(std::countr_zero(lanes))));
       return copy;
     }
-    case AsyncRole::kCopyArrive: {
+    case ir::AsyncOp::CopyArrive: {
       if (lanes == 0) return kNoCopy;
       // The arrive-on happens when the warp's earlier copies complete: each of them not yet
       // tied to an mbarrier now pends on this one (a copy pends on one mbarrier at most).

@@ -22,13 +22,6 @@
 
 namespace lockstep::sim {
 
-// An instruction's part in the asynchronous copies, decoded once per launch; `groups` is the N
-// of a wait_group.
-struct AsyncForm {
-  AsyncRole role = AsyncRole::kNone;
-  uint32_t groups = 0;
-};
-AsyncForm async_form(const ir::Instruction& inst);
 
 class AsyncCopies {
  public:

@@ -102,6 +102,12 @@ class RegisterIds {
   std::vector<uint32_t> ids_;
 };
 
+// The N of cp.async.wait_group N and cp.async.bulk.wait_group N: its immediate operand.
+uint32_t wait_group_count(const ir::Instruction& inst) {
+  if (inst.operands.empty() || inst.operands[0].kind != ir::Operand::Kind::Imm) return 0;
+  return static_cast<uint32_t>(inst.operands[0].imm);
+}
+
 }  // namespace
 
 // The decoded space (ir::DecodedForm::space) as the timing model's latency classes: every
@@ -172,12 +178,12 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     InstTiming t;
     t.unit = unit_of(inst, gpu);
     t.space = space_of(inst, t.unit);
-    const AsyncForm async = async_form(inst);
-    t.async = async.role;
-    t.async_groups = async.groups;
+    t.async = inst.decoded.async;
+    using Async = ir::AsyncOp;
+    if (t.async == Async::WaitGroup || t.async == Async::BulkWaitGroup) t.async_groups = wait_group_count(inst);
     // The group operations move no data: they come out of the unit's pipeline, not the memory.
-    if (async.role == AsyncRole::kCommit || async.role == AsyncRole::kWaitGroup || async.role == AsyncRole::kWaitAll ||
-        async.role == AsyncRole::kBulkCommit || async.role == AsyncRole::kBulkWait)
+    if (t.async == Async::CommitGroup || t.async == Async::WaitGroup || t.async == Async::WaitAll ||
+        t.async == Async::BulkCommitGroup || t.async == Async::BulkWaitGroup)
       t.space = MemorySpace::kNone;
     t.memory_latency = latency_of(t.space, gpu);
     t.operands = register_operands(inst, regs, max_dst_ranges);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "ir/decoded_form.h"
 #include "ir/program.h"
 #include "mem/mem_request.h"
 #include "sim/kernel_timing.h"
@@ -16,20 +17,6 @@ namespace lockstep::sim {
 
 enum class MemorySpace : uint8_t { kNone, kGlobal, kLocal, kShared, kConstant, kTexture };
 
-// An instruction's part in the asynchronous copies (sim/async_copies.h).
-enum class AsyncRole : uint8_t {
-  kNone,
-  kCopy,             // cp.async: joins the warp's open group
-  kCommit,           // cp.async.commit_group
-  kWaitGroup,        // cp.async.wait_group N
-  kWaitAll,          // cp.async.wait_all
-  kCopyArrive,       // cp.async.mbarrier.arrive{.noinc}: the warp's copies pend on the mbarrier
-  kBulkCopyBarrier,  // cp.async.bulk ... mbarrier::complete_tx::bytes: pends on its mbarrier
-  kBulkCopyGroup,    // cp.async.bulk ... bulk_group: joins the warp's open bulk group
-  kBulkCommit,       // cp.async.bulk.commit_group
-  kBulkWait,         // cp.async.bulk.wait_group{.read} N
-  kBarrierWait,      // mbarrier.test_wait / try_wait: held while copies pend on its mbarrier
-};
 
 struct InstTiming {
   UnitKind unit = UnitKind::kInt;
@@ -49,7 +36,7 @@ struct InstTiming {
   // is no instruction at all. It takes no fetch, I-buffer entry, issue slot or unit; the SM
   // runs it with the instruction before it (Sm::run_folded).
   bool folded = false;
-  AsyncRole async = AsyncRole::kNone;
+  ir::AsyncOp async = ir::AsyncOp::None;  // its part in the asynchronous copies (sim/async_copies.h)
   uint32_t async_groups = 0;  // the N of a wait_group
   InstOperands operands;
 };

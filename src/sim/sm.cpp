@@ -377,7 +377,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   const func::ExecInst& in = ctx_.kernel->code[head.pc];
   const func::LaneMask lanes = func::guarded_lanes(in, w);
   const uint32_t copy =
-      t.async == AsyncRole::kNone ? AsyncCopies::kNoCopy : async_.issue(slot, ws.cta_slot, t, in, w, lanes);
+      t.async == ir::AsyncOp::None ? AsyncCopies::kNoCopy : async_.issue(slot, ws.cta_slot, t, in, w, lanes);
   // The divergence unit's depth only matters when its changes cost cycles (and asking reaches
   // into the unit, off the SM's own state).
   const bool charge_depth = ctx_.gpu->timing.simt_push_cycles != 0 || ctx_.gpu->timing.simt_pop_cycles != 0;

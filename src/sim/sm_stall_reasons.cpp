@@ -35,7 +35,7 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
   const InstTiming& t = (*ctx_.timing)[head.pc];
   if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
   // A wait for asynchronous copies (async_copies.h) holds the instruction until they complete.
-  if (t.async != AsyncRole::kNone && async_.holds(slot, ws.cta_slot, t, ctx_.kernel->code[head.pc], *ws.warp))
+  if (t.async != ir::AsyncOp::None && async_.holds(slot, ws.cta_slot, t, ctx_.kernel->code[head.pc], *ws.warp))
     return StallReason::kSynchronization;
   switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
     case IssueCheck::kReady: break;

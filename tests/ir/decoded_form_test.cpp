@@ -101,6 +101,33 @@ TEST(DecodedForm, CopiesWaitOnTheirGlobalSide) {
   EXPECT_EQ(decode("ld.global.u32").copy_destination, MemorySpace::None);
 }
 
+// By name, wherever the modifiers stand: cache hints and multicast may follow the ones that say
+// what the copy does.
+TEST(DecodedForm, AsynchronousCopiesByTheirModifiersNames) {
+  EXPECT_EQ(decode("cp.async.ca.shared.global").async, AsyncOp::Copy);
+  EXPECT_EQ(decode("cp.async.cg.shared.global.L2::cache_hint").async, AsyncOp::Copy);
+  EXPECT_EQ(decode("cp.async.commit_group").async, AsyncOp::CommitGroup);
+  EXPECT_EQ(decode("cp.async.wait_group").async, AsyncOp::WaitGroup);
+  EXPECT_EQ(decode("cp.async.wait_all").async, AsyncOp::WaitAll);
+  EXPECT_EQ(decode("cp.async.mbarrier.arrive.noinc.shared::cta.b64").async, AsyncOp::CopyArrive);
+  EXPECT_EQ(decode("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes").async, AsyncOp::BulkCopyBarrier);
+  EXPECT_EQ(decode("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint").async,
+            AsyncOp::BulkCopyBarrier);
+  EXPECT_EQ(decode("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes").async, AsyncOp::BulkCopyBarrier);
+  EXPECT_EQ(decode("cp.async.bulk.global.shared::cta.bulk_group").async, AsyncOp::BulkCopyGroup);
+  EXPECT_EQ(decode("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint").async, AsyncOp::BulkCopyGroup);
+  EXPECT_EQ(decode("cp.async.bulk.commit_group").async, AsyncOp::BulkCommitGroup);
+  EXPECT_EQ(decode("cp.async.bulk.wait_group.read").async, AsyncOp::BulkWaitGroup);
+  EXPECT_EQ(decode("mbarrier.try_wait.parity.shared::cta.b64").async, AsyncOp::BarrierWait);
+  EXPECT_EQ(decode("mbarrier.test_wait.shared.b64").async, AsyncOp::BarrierWait);
+  // Not tracked: no accesses of theirs complete in the timing model.
+  EXPECT_EQ(decode("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes").async, AsyncOp::None);
+  EXPECT_EQ(decode("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32").async, AsyncOp::None);
+  EXPECT_EQ(decode("cp.async.bulk.prefetch.L2.global").async, AsyncOp::None);
+  EXPECT_EQ(decode("mbarrier.arrive.shared::cta.b64").async, AsyncOp::None);
+  EXPECT_EQ(decode("ld.global.u32").async, AsyncOp::None);
+}
+
 TEST(DecodedForm, MayWriteGlobal) {
   for (const char* form : {"st.global.u32", "st.u32", "st.volatile.u32", "atom.global.add.u32", "atom.add.u32",
                            "red.global.add.u32", "red.add.f32", "wmma.store.d.sync.aligned.row.m16n16k16.f32",

@@ -214,10 +214,10 @@ TEST(InstructionTiming, AsyncCopyFormsAndTheirGroupOperations) {
   k.code.push_back(inst("mbarrier", {"try_wait", "parity", "shared::cta", "b64"}, {pred(0), address(0), reg(1)}));
   k.code.push_back(inst("mbarrier", {"arrive", "shared::cta", "b64"}, {reg(1), address(0)}));
   const std::vector<sim::InstTiming> t = sim::instruction_timing(k, teaching, {4, 1});
-  using R = sim::AsyncRole;
-  const std::vector<R> roles = {R::kCopy, R::kCommit, R::kWaitGroup, R::kWaitAll, R::kCopyArrive,
-                                R::kBulkCopyBarrier, R::kBulkCopyGroup, R::kBulkCommit, R::kBulkWait,
-                                R::kBarrierWait, R::kNone};
+  using R = ir::AsyncOp;
+  const std::vector<R> roles = {R::Copy, R::CommitGroup, R::WaitGroup, R::WaitAll, R::CopyArrive,
+                                R::BulkCopyBarrier, R::BulkCopyGroup, R::BulkCommitGroup, R::BulkWaitGroup,
+                                R::BarrierWait, R::None};
   for (size_t i = 0; i < roles.size(); ++i) EXPECT_EQ(t[i].async, roles[i]) << i;
   EXPECT_EQ(t[2].async_groups, 3u);
   EXPECT_EQ(t[8].async_groups, 1u);
