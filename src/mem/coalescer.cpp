@@ -35,6 +35,7 @@ Coalescer::Coalescer(const CoalescerOptions& options) : options_(options) {
           "a power of two from 1 to 64");
   require(std::has_single_bit(options.min_segment_bytes) && options.min_segment_bytes <= options.line_bytes,
           "min_segment_bytes", "a power of two no larger than line_bytes");
+  sector_shift_ = static_cast<uint32_t>(std::countr_zero(options.sector_bytes));
 }
 
 void Coalescer::coalesce(std::span<const uint64_t> lane_addresses, uint64_t active_mask, uint32_t access_bytes,
@@ -55,8 +56,8 @@ void Coalescer::coalesce(std::span<const uint64_t> lane_addresses, uint64_t acti
 
 uint32_t Coalescer::sectors_of(uint64_t address, uint64_t bytes) const {
   const uint64_t in_line = address & (options_.line_bytes - 1);
-  const uint64_t first = in_line / options_.sector_bytes;
-  const uint64_t last = (in_line + bytes - 1) / options_.sector_bytes;
+  const uint64_t first = in_line >> sector_shift_;
+  const uint64_t last = (in_line + bytes - 1) >> sector_shift_;
   // Bits first..last; computed in 64 bits so that last == 31 does not shift by 32.
   return static_cast<uint32_t>(((uint64_t{2} << last) - 1) & ~((uint64_t{1} << first) - 1));
 }

@@ -83,6 +83,7 @@ class Coalescer {
   void emit(uint64_t address, uint64_t bytes, uint64_t lanes, std::vector<Transaction>& out) const;
 
   CoalescerOptions options_;
+  uint32_t sector_shift_ = 0;  // log2(sector_bytes): sectors_of runs per lane, a shift is cheaper than a division
 };
 
 }  // namespace lockstep::mem

@@ -1,5 +1,6 @@
 #include "mem/sector_cache.h"
 
+#include <bit>
 #include <cassert>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@ SectorCache::SectorCache(const SectorCacheOptions& options) : options_(options) 
   if (options.sector_bytes == 0 || options.line_bytes % options.sector_bytes != 0)
     bad("line_bytes must be a non-zero multiple of sector_bytes");
   sectors_per_line_ = options.line_bytes / options.sector_bytes;
+  if (options.sets > 1 && std::has_single_bit(options.sets)) set_mask_ = options.sets - 1;
   if (sectors_per_line_ == 0 || sectors_per_line_ > 32) bad("a line must hold 1 to 32 sectors");
   if (options.mshr_entries == 0) bad("mshr_entries must be at least 1");
   if (options.mshr_max_merge == 0) bad("mshr_max_merge must be at least 1");

@@ -150,13 +150,17 @@ class SectorCache {
 
   uint32_t find_way(uint64_t line) const;   // index into lines_, or kNone
   uint32_t find_mshr(uint64_t line) const;  // position in mshr_order_, or kNone
-  uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(line % options_.sets); }
+  // Every lookup starts here: a mask when the set count is a power of two (L1s), else a division.
+  uint32_t set_of(uint64_t line) const {
+    return static_cast<uint32_t>(set_mask_ != 0 ? line & set_mask_ : line % options_.sets);
+  }
   // Chooses a way of `line`'s set, evicts what it holds and installs `line` there, empty.
   uint32_t install(uint64_t line, Eviction& evicted);
   void check_sectors(uint32_t sectors) const;
 
   SectorCacheOptions options_;
   uint32_t sectors_per_line_;
+  uint64_t set_mask_ = 0;  // sets - 1 when sets is a power of two above 1, else 0
   uint32_t all_sectors_;
   static constexpr uint64_t kNoTag = UINT64_MAX;  // no line number is this large
   std::vector<Line> lines_;  // sets * ways; index = set * ways + way
