@@ -166,6 +166,7 @@ class Sm {
     struct MemberWrites {
       uint32_t slot = 0;
       Reservation writes;
+      uint32_t async_copy = AsyncCopies::kNoCopy;  // the copy the member's lanes started (async_copies.h)
     };
     std::vector<MemberWrites> writes;
     // sbi, swi (sm_co_issue.cpp): the issue's secondary path (issue.secondary). A sibling path

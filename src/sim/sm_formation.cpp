@@ -66,6 +66,9 @@ StallReason Sm::classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free
       const WarpSlot& ms = warps_[s];
       if (ibuffer_.count(s) == 0) return ms.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
       if (t.memory_barrier && ms.memory_in_flight != 0) return StallReason::kSynchronization;
+      // Each member waits for its own warp's copies (async_copies.h), as the warp alone would.
+      if (t.async != ir::AsyncOp::None && async_.holds(s, warps_[slot].cta_slot, t, ctx_.kernel->code[c.issue.pc], *ms.warp))
+        return StallReason::kSynchronization;
       // An sbi pair's warp checks both paths' registers at once (plan_secondary).
       const bool pair = c.paired && m.warp == c.issue.secondary.warp;
       const InstOperands& ops = pair ? c.pair_ops : t.operands;
@@ -119,7 +122,8 @@ void Sm::issue_formed(uint32_t slot, uint64_t now) {
     if (memory) done = std::max(done, dispatch + t.memory_latency);
     for (const CtaSlot::MemberWrites& m : c.writes)
       if (m.writes.count != 0 || memory)
-        writeback_.accept(now, Completion{done, 0, m.slot, memory, t.long_latency && m.slot == c.executed_by, m.writes});
+        writeback_.accept(now, Completion{done, 0, m.slot, memory, t.long_latency && m.slot == c.executed_by, m.writes,
+                                          m.async_copy});
   }
   finish_block(cta_slot);  // when the issue's instruction was every warp's exit
 }
@@ -157,6 +161,8 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
     const uint32_t s = c.writes[i].slot;
     func::Warp& w = *warps_[s].warp;
     const func::LaneMask lanes = func::guarded_lanes(in, w);
+    // A copy joins the member's own warp's group (its registers as at issue).
+    if (t.async != ir::AsyncOp::None) c.writes[i].async_copy = async_.issue(s, cta_slot, t, in, w, lanes);
     w.clock = now;
     w.exec = lanes;
     if (t.deferred) {
@@ -187,7 +193,8 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
     }
     WarpSlot& ms = warps_[m.slot];
     if (ldst) {
-      waiting_access_[access].push_back(Completion{0, 0, m.slot, true, t.long_latency && m.slot == slot, m.writes});
+      waiting_access_[access].push_back(
+          Completion{0, 0, m.slot, true, t.long_latency && m.slot == slot, m.writes, m.async_copy});
     } else if (m.writes.count == 0 && !memory) {
       continue;  // nothing completes for this member
     }

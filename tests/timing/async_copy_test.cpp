@@ -28,13 +28,14 @@ uint32_t line_of(const std::string& ptx, const std::string& text) {
   return 1 + static_cast<uint32_t>(std::count(ptx.begin(), ptx.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
-// Warp 0 of block 0's issues, in order, of kernel `name` launched with one block of `threads`
-// threads and `out` (zeroed, `threads` floats) as its parameters; `result` gets out afterwards.
+// Warp 0 of block 0's issues (every warp's with `all_warps`), in order, of kernel `name`
+// launched with one block of `threads` threads and `out` (zeroed, `threads` floats) as its
+// parameters; `result` gets out afterwards.
 std::vector<Issue> run_traced(Engine& engine, const std::string& ptx, const std::string& name, uint32_t threads,
-                              std::vector<float>& result) {
+                              std::vector<float>& result, bool all_warps = false) {
   std::vector<Issue> issues;
   engine.set_trace([&](const TraceEvent& e) {
-    if (e.block == 0 && e.warp == 0) issues.push_back({e.cycle, e.ptx_line});
+    if (e.block == 0 && (all_warps || e.warp == 0)) issues.push_back({e.cycle, e.ptx_line});
   });
   const ModuleId m = engine.load_ptx(ptx, "async.ptx");
   const uint64_t out = engine.malloc(threads * sizeof(float));
@@ -101,6 +102,36 @@ TEST(AsyncCopies, WaitAllIssuesWhenTheCopysGlobalReadCompletes) {
   for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out[i], static_cast<float>(i) + 1.0f) << i;
   EXPECT_EQ(out, run_functional(kWaitAll, "k", 32));
 }
+
+// Under the designs that form warps from several warps' threads (dwf, tbc, large-warp) the
+// copies and waits issue as formed warps: each member's copy joins its own warp's group, and the
+// formed wait is held until every member's copies have completed, as a warp alone would be. The
+// teaching preset's 8-lane warps make the block's copy four formed warps, issued two cycles
+// apart in pairs (436, 436, 438, 438 with tbc); the copies complete with the last of them, 400
+// cycles on (without the hold the wait issued at 440).
+class FormedAsyncCopies : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FormedAsyncCopies, WaitAllIsHeldUntilEveryMembersCopyCompletes) {
+  auto gpu = timing_gpu("teaching", {"sm.divergence=" + GetParam()});
+  ASSERT_EQ(gpu->sm.warp_size, 8u);
+  auto engine = timing_engine(gpu);
+  std::vector<float> out;
+  const std::vector<Issue> issues = run_traced(*engine, kWaitAll, "k", 32, out, /*all_warps=*/true);
+  const std::vector<uint64_t> copy = cycles_at(issues, line_of(kWaitAll, "cp.async.ca"));
+  const std::vector<uint64_t> wait = cycles_at(issues, line_of(kWaitAll, "cp.async.wait_all"));
+  ASSERT_EQ(copy.size(), 4u);
+  ASSERT_FALSE(wait.empty());
+  EXPECT_EQ(copy.back(), copy.front() + 2);
+  EXPECT_EQ(wait.front(), copy.back() + 400) << "copies at " << copy.front() << ".." << copy.back();
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(out[i], static_cast<float>(i) + 1.0f) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Designs, FormedAsyncCopies, ::testing::Values("dwf", "tbc", "large-warp"),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // Two groups of one copy each: wait_group 1 waits for the first group only (its copy's 400
 // cycles), wait_group 0 for the second, which issued 8 cycles later (the copy, commit and copy
