@@ -2,6 +2,7 @@
 // launch (the nodes run now, in that order), parameter updates and cudaGraphExecUpdate.
 #include <memory>
 #include <optional>
+#include <variant>
 
 #include "cudart/graph_child.h"
 #include "runtime/graph_update.h"
@@ -15,14 +16,20 @@ cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue);
 
 cudaError_t instantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   const RuntimeHandle r = process_runtime();
+  // While a global or thread-local capture runs, instantiating any graph is a potentially unsafe
+  // call: it fails and invalidates the capture. In relaxed mode a graph a stream is capturing
+  // into instantiates what it holds so far (the documentation says such a graph "will not be
+  // instantiable until the user calls cudaStreamEndCapture"; CUDA 13 on an H200 instantiates it:
+  // bench/hw/graph_capture_check.cu, bench/hw/results/graph-capture-h200-2026-11-26.txt).
+  if (cudaError_t e = r->check_capture_allows("cudaGraphInstantiate"); e != cudaSuccess) return e;
   Graph* g = r->graph_table().graph(graph);
   // CUDA: a graph moved into a child-graph node runs only as part of its parent.
   if (pGraphExec == nullptr || g == nullptr || moved_child(graph)) return invalid();
-  // CUDA: a graph a stream captures into (cudaStreamBeginCaptureToGraph), or one holding such a
-  // graph as a child graph or conditional body, "will not be instantiable until the user calls
-  // cudaStreamEndCapture". The documentation names no code; cudaErrorIllegalState is what
-  // CUDA 13 answers for the graph's other uses during the capture (cudaGraphDestroy).
-  if (capture_targets_within(*g)) return r->record(cudaErrorIllegalState);
+  // A conditional node's body runs only as part of its node (CUDA 13 on an H200:
+  // cudaErrorNotSupported, as above).
+  if (const GraphNode* holder = r->graph_table().holder(graph);
+      holder != nullptr && std::holds_alternative<ConditionalNodeOp>(holder->op))
+    return r->record(cudaErrorNotSupported);
   if ((flags & cudaGraphInstantiateFlagDeviceLaunch) != 0) {
     r->report_unsupported("cudaGraphInstantiate with cudaGraphInstantiateFlagDeviceLaunch");
     return cudaErrorNotSupported;
