@@ -15,7 +15,7 @@ cudaError_t StreamCaptures::begin(void* stream, cudaStreamCaptureMode mode, Grap
                                   std::vector<void*> dependencies) {
   if (capturing(stream)) return cudaErrorIllegalState;
   const unsigned long long id = next_id_++;
-  sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false});
+  sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false, std::this_thread::get_id()});
   streams_.emplace(stream, StreamState{id, std::move(dependencies)});
   return cudaSuccess;
 }
@@ -26,6 +26,8 @@ cudaError_t StreamCaptures::end(void* stream, Graph*& graph) {
   const unsigned long long id = it->second.sequence;
   CaptureSequence& s = sequences_.at(id);
   if (s.origin != stream) return cudaErrorStreamCaptureUnmatched;
+  if (s.mode != cudaStreamCaptureModeRelaxed && s.thread != std::this_thread::get_id())
+    return cudaErrorStreamCaptureWrongThread;
   graph = s.graph;
   cudaError_t result = s.invalidated ? cudaErrorStreamCaptureInvalidated : cudaSuccess;
   // Every forked stream's last work must lead into the origin stream's last work.
@@ -101,15 +103,21 @@ cudaError_t StreamCaptures::wait_event(void* stream, void* event) {
 }
 
 cudaStreamCaptureMode StreamCaptures::exchange_mode(cudaStreamCaptureMode mode) {
-  std::swap(mode, thread_mode_);
+  const auto [it, added] = thread_modes_.try_emplace(std::this_thread::get_id(), cudaStreamCaptureModeGlobal);
+  std::swap(mode, it->second);
   return mode;
 }
 
 bool StreamCaptures::prohibit_unsafe_call() {
-  if (thread_mode_ == cudaStreamCaptureModeRelaxed) return false;
+  const std::thread::id me = std::this_thread::get_id();
+  const auto found = thread_modes_.find(me);
+  const cudaStreamCaptureMode mine = found == thread_modes_.end() ? cudaStreamCaptureModeGlobal : found->second;
+  if (mine == cudaStreamCaptureModeRelaxed) return false;
   bool prohibited = false;
   for (auto& [id, s] : sequences_) {
     if (s.mode == cudaStreamCaptureModeRelaxed) continue;
+    const bool own = s.thread == me;
+    if (!own && !(mine == cudaStreamCaptureModeGlobal && s.mode == cudaStreamCaptureModeGlobal)) continue;
     s.invalidated = true;
     prohibited = true;
   }

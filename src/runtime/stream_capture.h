@@ -6,6 +6,7 @@
 // cudaStreamEndCapture (join). The nodes themselves live in the GraphTable's graph.
 #include <cstddef>
 #include <map>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -20,16 +21,20 @@ struct CaptureSequence {
   void* origin = nullptr;
   cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
   bool invalidated = false;
+  std::thread::id thread;  // the host thread that began it
 };
 
 class StreamCaptures {
  public:
   // cudaErrorIllegalState when the stream captures already. The first node captured depends on
-  // `dependencies` (node handles of `graph`; cudaStreamBeginCaptureToGraph names them).
+  // `dependencies` (node handles of `graph`; cudaStreamBeginCaptureToGraph names them). The
+  // calling thread owns the sequence.
   cudaError_t begin(void* stream, cudaStreamCaptureMode mode, Graph& graph, std::vector<void*> dependencies = {});
   // Ends the sequence `stream` began and stops every stream in it. `graph` is its graph; on an
   // error (invalidated, unjoined) the caller must destroy it. cudaErrorIllegalState when the
-  // stream does not capture, cudaErrorStreamCaptureUnmatched when another stream began it.
+  // stream does not capture, cudaErrorStreamCaptureUnmatched when another stream began it,
+  // cudaErrorStreamCaptureWrongThread when another thread began a capture that is not relaxed
+  // (the capture goes on: its own thread may still end it).
   cudaError_t end(void* stream, Graph*& graph);
   bool capturing(void* stream) const { return streams_.count(stream) != 0; }
   cudaStreamCaptureStatus status(void* stream) const;
@@ -59,12 +64,17 @@ class StreamCaptures {
   // (join). cudaErrorStreamCaptureMerge when the stream captures into another sequence.
   cudaError_t wait_event(void* stream, void* event);
 
-  // cudaThreadExchangeStreamCaptureMode: sets the mode, returns the previous one. One mode for
-  // the process: programs issue captures from one host thread here.
+  // cudaThreadExchangeStreamCaptureMode: sets the calling thread's mode (global until set),
+  // returns the previous one.
   cudaStreamCaptureMode exchange_mode(cudaStreamCaptureMode mode);
-  // A potentially unsafe call (synchronous copy, device synchronization, allocation) while a
-  // global or thread-local capture runs and this thread is not relaxed: invalidates those
-  // sequences and returns true (the call must fail with cudaErrorStreamCaptureUnsupported).
+  // A potentially unsafe call (synchronous copy, device synchronization, allocation, graph
+  // instantiation) by the calling thread. CUDA prohibits it, by the thread's mode, while:
+  //   - global: the thread has a capture of its own that is not relaxed, or any thread has a
+  //     global-mode capture;
+  //   - thread-local: the thread has a capture of its own that is not relaxed;
+  //   - relaxed: never.
+  // Invalidates the captures that prohibit it and returns true (the call must fail with
+  // cudaErrorStreamCaptureUnsupported); false when the call is allowed.
   bool prohibit_unsafe_call();
 
  private:
@@ -77,7 +87,10 @@ class StreamCaptures {
   std::unordered_map<void*, StreamState> events_;  // events recorded in a capture
   std::vector<cudaGraphEdgeData> default_edges_;
   unsigned long long next_id_ = 1;
-  cudaStreamCaptureMode thread_mode_ = cudaStreamCaptureModeGlobal;
+  // Threads that called exchange_mode; the others are in global mode. The runtime's lock
+  // guards this as everything else here. Keyed by thread id, like the runtime's per-thread last
+  // errors: a thread that ends in another mode leaves it to a later thread given its id.
+  std::unordered_map<std::thread::id, cudaStreamCaptureMode> thread_modes_;
 };
 
 }  // namespace lockstep::runtime

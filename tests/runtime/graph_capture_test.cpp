@@ -1,6 +1,9 @@
 // Stream capture in the Runtime: captured operations become a chain of nodes instead of
 // running; events fork streams into a capture and join them back; a capture ends unjoined or
-// invalidated with CUDA's errors; synchronous calls during a global capture are refused.
+// invalidated with CUDA's errors; synchronous calls during a global capture are refused, by each
+// host thread's capture mode.
+#include <thread>
+
 #include "runtime/graph_test_runtime.h"
 
 namespace lockstep::test {
@@ -118,6 +121,61 @@ TEST_F(GraphCapture, RelaxedModesAllowSynchronousCalls) {
   EXPECT_EQ(runtime_.check_capture_allows("cudaDeviceSynchronize"), cudaErrorStreamCaptureUnsupported);
   EXPECT_EQ(runtime_.captures().status(relaxed), cudaStreamCaptureStatusActive);
   EXPECT_EQ(runtime_.captures().status(global), cudaStreamCaptureStatusInvalidated);
+}
+
+// The capture modes are per host thread, and a thread-local capture binds only the thread that
+// began it (cudaThreadExchangeStreamCaptureMode's rules).
+TEST_F(GraphCapture, ModesAndThreadLocalCapturesBelongToTheirThread) {
+  void* mine = begin(cudaStreamCaptureModeThreadLocal);
+  cudaError_t other_thread = cudaErrorUnknown;
+  std::thread([&] { other_thread = runtime_.check_capture_allows("cudaMalloc"); }).join();
+  EXPECT_EQ(other_thread, cudaSuccess);  // another thread's thread-local capture binds nobody else
+  EXPECT_EQ(runtime_.captures().status(mine), cudaStreamCaptureStatusActive);
+  // A mode set on another thread leaves this one's global.
+  std::thread([&] {
+    EXPECT_EQ(runtime_.captures().exchange_mode(cudaStreamCaptureModeRelaxed), cudaStreamCaptureModeGlobal);
+    runtime_.captures().exchange_mode(cudaStreamCaptureModeGlobal);
+  }).join();
+  EXPECT_EQ(runtime_.check_capture_allows("cudaMalloc"), cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(runtime_.captures().status(mine), cudaStreamCaptureStatusInvalidated);
+  runtime_.take_last_error();
+}
+
+TEST_F(GraphCapture, AGlobalCaptureBindsEveryThreadInGlobalMode) {
+  void* stream = begin(cudaStreamCaptureModeGlobal);
+  cudaError_t thread_local_mode = cudaErrorUnknown;
+  std::thread([&] {
+    runtime_.captures().exchange_mode(cudaStreamCaptureModeThreadLocal);
+    thread_local_mode = runtime_.check_capture_allows("cudaMalloc");
+    runtime_.captures().exchange_mode(cudaStreamCaptureModeGlobal);  // a later thread may get its id
+  }).join();
+  EXPECT_EQ(thread_local_mode, cudaSuccess);  // it has no capture of its own
+  EXPECT_EQ(runtime_.captures().status(stream), cudaStreamCaptureStatusActive);
+  // Not relaxed: only the thread that began it may end it (the capture goes on).
+  cudaError_t wrong_thread = cudaErrorUnknown;
+  std::thread([&] {
+    Graph* ended = nullptr;
+    wrong_thread = runtime_.captures().end(stream, ended);
+  }).join();
+  EXPECT_EQ(wrong_thread, cudaErrorStreamCaptureWrongThread);
+  EXPECT_EQ(runtime_.captures().status(stream), cudaStreamCaptureStatusActive);
+  cudaError_t global_mode = cudaErrorUnknown;
+  std::thread([&] { global_mode = runtime_.check_capture_allows("cudaMalloc"); }).join();
+  EXPECT_EQ(global_mode, cudaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(runtime_.captures().status(stream), cudaStreamCaptureStatusInvalidated);
+  Graph* ended = nullptr;
+  EXPECT_EQ(runtime_.captures().end(stream, ended), cudaErrorStreamCaptureInvalidated);
+  runtime_.take_last_error();
+}
+
+TEST_F(GraphCapture, ARelaxedCaptureEndsOnAnyThread) {
+  void* stream = begin(cudaStreamCaptureModeRelaxed);
+  cudaError_t result = cudaErrorUnknown;
+  std::thread([&] {
+    Graph* ended = nullptr;
+    result = runtime_.captures().end(stream, ended);
+  }).join();
+  EXPECT_EQ(result, cudaSuccess);
 }
 
 TEST_F(GraphCapture, GraphTableValidatesDependencies) {
