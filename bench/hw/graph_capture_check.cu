@@ -13,6 +13,17 @@ const char* mode_name(cudaStreamCaptureMode m) {
   return m == cudaStreamCaptureModeGlobal ? "global" : m == cudaStreamCaptureModeThreadLocal ? "thread-local" : "relaxed";
 }
 
+// Launches `exec` over zeroed bytes at `dst`, prints the first byte its memset wrote, destroys it.
+void launch_and_show(cudaGraphExec_t exec, cudaStream_t stream, void* dst, const char* whose) {
+  cudaMemset(dst, 0, 256);
+  cudaGraphLaunch(exec, stream);
+  cudaStreamSynchronize(stream);
+  unsigned char first = 0;
+  cudaMemcpy(&first, dst, 1, cudaMemcpyDeviceToHost);
+  std::printf("%s memset wrote 0x%02x\n", whose, first);
+  cudaGraphExecDestroy(exec);
+}
+
 void check_mode(cudaStreamCaptureMode mode, void* dst) {
   std::printf("## capture mode %s\n", mode_name(mode));
   cudaStream_t stream;
@@ -59,15 +70,7 @@ void check_mode(cudaStreamCaptureMode mode, void* dst) {
   if (e == cudaSuccess) {
     e = cudaGraphInstantiate(&exec, graph, 0);
     std::printf("instantiate after the capture: %s\n", cudaGetErrorName(e));
-    if (e == cudaSuccess) {
-      cudaMemset(dst, 0, 256);
-      cudaGraphLaunch(exec, stream);
-      cudaStreamSynchronize(stream);
-      unsigned char first = 0;
-      cudaMemcpy(&first, dst, 1, cudaMemcpyDeviceToHost);
-      std::printf("the graph's memset wrote 0x%02x\n", first);
-      cudaGraphExecDestroy(exec);
-    }
+    if (e == cudaSuccess) launch_and_show(exec, stream, dst, "the graph's");
     cudaGraphDestroy(graph);
   }
   cudaGraphDestroy(other);
@@ -112,15 +115,7 @@ void check_conditional_body(void* dst) {
   std::printf("end capture: %s, same graph: %s\n", cudaGetErrorName(e), ended == body ? "yes" : "no");
   e = cudaGraphInstantiate(&exec, parent, 0);
   std::printf("instantiate the parent after: %s\n", cudaGetErrorName(e));
-  if (e == cudaSuccess) {
-    cudaMemset(dst, 0, 256);
-    cudaGraphLaunch(exec, stream);
-    cudaStreamSynchronize(stream);
-    unsigned char first = 0;
-    cudaMemcpy(&first, dst, 1, cudaMemcpyDeviceToHost);
-    std::printf("the body's memset wrote 0x%02x\n", first);
-    cudaGraphExecDestroy(exec);
-  }
+  if (e == cudaSuccess) launch_and_show(exec, stream, dst, "the body's");
   cudaGetLastError();
   cudaGraphDestroy(parent);
   cudaStreamDestroy(stream);
