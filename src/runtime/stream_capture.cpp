@@ -103,8 +103,7 @@ cudaError_t StreamCaptures::wait_event(void* stream, void* event) {
 }
 
 cudaStreamCaptureMode StreamCaptures::exchange_mode(cudaStreamCaptureMode mode) {
-  const auto [it, added] = thread_modes_.try_emplace(std::this_thread::get_id(), cudaStreamCaptureModeGlobal);
-  std::swap(mode, it->second);
+  std::swap(mode, thread_modes_.try_emplace(std::this_thread::get_id(), cudaStreamCaptureModeGlobal).first->second);
   return mode;
 }
 
@@ -116,8 +115,8 @@ bool StreamCaptures::prohibit_unsafe_call() {
   bool prohibited = false;
   for (auto& [id, s] : sequences_) {
     if (s.mode == cudaStreamCaptureModeRelaxed) continue;
-    const bool own = s.thread == me;
-    if (!own && !(mine == cudaStreamCaptureModeGlobal && s.mode == cudaStreamCaptureModeGlobal)) continue;
+    const bool binds = s.thread == me || (mine == cudaStreamCaptureModeGlobal && s.mode == cudaStreamCaptureModeGlobal);
+    if (!binds) continue;
     s.invalidated = true;
     prohibited = true;
   }

@@ -181,7 +181,7 @@ bool Sm::cycle(uint64_t now) {
   repeat_last_cycle(1);
   if (idle()) idle_since_ = now + 1;
   changed |= !finished_.empty();
-  if (!changed) {
+  if (!changed && !idle()) {  // the launch asks an unchanged SM that still holds work (next_change)
     own_next_change_ = own_next_change(now);
     own_next_change_of_ = now;
   }

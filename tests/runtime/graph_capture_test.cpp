@@ -20,6 +20,15 @@ class GraphCapture : public GraphRuntime {
     EXPECT_EQ(runtime_.captures().begin(stream, mode, *graph_), cudaSuccess);
     return stream;
   }
+  // cudaStreamEndCapture of `stream` called from a thread of its own.
+  cudaError_t end_on_another_thread(void* stream) {
+    cudaError_t result = cudaErrorUnknown;
+    std::thread([&] {
+      Graph* ended = nullptr;
+      result = runtime_.captures().end(stream, ended);
+    }).join();
+    return result;
+  }
   Graph* graph_ = nullptr;
 };
 
@@ -152,12 +161,7 @@ TEST_F(GraphCapture, AGlobalCaptureBindsEveryThreadInGlobalMode) {
   EXPECT_EQ(thread_local_mode, cudaSuccess);  // it has no capture of its own
   EXPECT_EQ(runtime_.captures().status(stream), cudaStreamCaptureStatusActive);
   // Not relaxed: only the thread that began it may end it (the capture goes on).
-  cudaError_t wrong_thread = cudaErrorUnknown;
-  std::thread([&] {
-    Graph* ended = nullptr;
-    wrong_thread = runtime_.captures().end(stream, ended);
-  }).join();
-  EXPECT_EQ(wrong_thread, cudaErrorStreamCaptureWrongThread);
+  EXPECT_EQ(end_on_another_thread(stream), cudaErrorStreamCaptureWrongThread);
   EXPECT_EQ(runtime_.captures().status(stream), cudaStreamCaptureStatusActive);
   cudaError_t global_mode = cudaErrorUnknown;
   std::thread([&] { global_mode = runtime_.check_capture_allows("cudaMalloc"); }).join();
@@ -170,12 +174,7 @@ TEST_F(GraphCapture, AGlobalCaptureBindsEveryThreadInGlobalMode) {
 
 TEST_F(GraphCapture, ARelaxedCaptureEndsOnAnyThread) {
   void* stream = begin(cudaStreamCaptureModeRelaxed);
-  cudaError_t result = cudaErrorUnknown;
-  std::thread([&] {
-    Graph* ended = nullptr;
-    result = runtime_.captures().end(stream, ended);
-  }).join();
-  EXPECT_EQ(result, cudaSuccess);
+  EXPECT_EQ(end_on_another_thread(stream), cudaSuccess);
 }
 
 TEST_F(GraphCapture, GraphTableValidatesDependencies) {
