@@ -106,7 +106,7 @@ void Runtime::print(const std::string& message) const {
 }
 
 bool Runtime::pop_config(LaunchConfig& c) {
-  auto it = configs_.find(std::this_thread::get_id());
+  auto it = configs_.find(current_host_thread());
   if (it == configs_.end() || it->second.empty()) return false;
   c = it->second.back();
   it->second.pop_back();
@@ -200,25 +200,25 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
       std::_Exit(kInterruptedExitStatus);
     }
     sticky_ = fault_error(result.fault->kind);
-    last_[std::this_thread::get_id()] = sticky_;
+    last_[current_host_thread()] = sticky_;
   }
   return cudaSuccess;
 }
 
 cudaError_t Runtime::record(cudaError_t e) {
-  if (e != cudaSuccess) last_[std::this_thread::get_id()] = e;
+  if (e != cudaSuccess) last_[current_host_thread()] = e;
   return e;
 }
 
 cudaError_t Runtime::take_last_error() {
-  cudaError_t& own = last_[std::this_thread::get_id()];
+  cudaError_t& own = last_[current_host_thread()];
   const cudaError_t e = own != cudaSuccess ? own : sticky_;
   own = sticky_;  // a sticky error cannot be cleared
   return e;
 }
 
 cudaError_t Runtime::peek_last_error() const {
-  auto it = last_.find(std::this_thread::get_id());
+  auto it = last_.find(current_host_thread());
   return it != last_.end() && it->second != cudaSuccess ? it->second : sticky_;
 }
 

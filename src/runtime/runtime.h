@@ -11,7 +11,6 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include "runtime/device_preset.h"
 #include "runtime/graph_memory.h"
 #include "runtime/graph_table.h"
+#include "runtime/host_thread.h"
 #include "runtime/managed_advice.h"
 #include "runtime/managed_mappings.h"
 #include "runtime/mem_pools.h"
@@ -86,7 +86,7 @@ class Runtime {
   }
 
   // <<<>>> configuration stack: pushed at the call site, popped by the host stub.
-  void push_config(const LaunchConfig& c) { configs_[std::this_thread::get_id()].push_back(c); }
+  void push_config(const LaunchConfig& c) { configs_[current_host_thread()].push_back(c); }
   bool pop_config(LaunchConfig& c);
 
   // Runs the kernel whose host stub is `host_fun` to completion. `args` holds one pointer
@@ -254,14 +254,14 @@ class Runtime {
   Engine engine_;
   uint64_t device_cycles_ = 0;  // timing mode: the device clock at the end of the last launch
   ModuleTable modules_;
-  // Per host thread, as CUDA keeps them: the <<<>>> configurations pushed and not yet popped,
-  // and the last error (a sticky error is every thread's).
-  std::map<std::thread::id, std::vector<LaunchConfig>> configs_;
+  // Per host thread (current_host_thread()), as CUDA keeps them: the <<<>>> configurations
+  // pushed and not yet popped, and the last error (a sticky error is every thread's).
+  std::map<uint64_t, std::vector<LaunchConfig>> configs_;
   std::map<uint64_t, uint64_t> device_ranges_;  // base -> bytes: allocations and module variables
   std::map<uint64_t, uint64_t> allocations_;    // base -> bytes: cudaMalloc only
   uint64_t allocated_bytes_ = 0;
   MemPools mem_pools_;
-  std::map<std::thread::id, cudaError_t> last_;
+  std::map<uint64_t, cudaError_t> last_;
   cudaError_t sticky_ = cudaSuccess;
   std::set<std::string> unsupported_reported_;
   std::set<std::string> unavailable_reported_;  // kernels that cannot run, reported once each

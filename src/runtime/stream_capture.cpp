@@ -15,7 +15,7 @@ cudaError_t StreamCaptures::begin(void* stream, cudaStreamCaptureMode mode, Grap
                                   std::vector<void*> dependencies) {
   if (capturing(stream)) return cudaErrorIllegalState;
   const unsigned long long id = next_id_++;
-  sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false, std::this_thread::get_id()});
+  sequences_.emplace(id, CaptureSequence{&graph, stream, mode, false, current_host_thread()});
   streams_.emplace(stream, StreamState{id, std::move(dependencies)});
   return cudaSuccess;
 }
@@ -26,7 +26,7 @@ cudaError_t StreamCaptures::end(void* stream, Graph*& graph) {
   const unsigned long long id = it->second.sequence;
   CaptureSequence& s = sequences_.at(id);
   if (s.origin != stream) return cudaErrorStreamCaptureUnmatched;
-  if (s.mode != cudaStreamCaptureModeRelaxed && s.thread != std::this_thread::get_id())
+  if (s.mode != cudaStreamCaptureModeRelaxed && s.thread != current_host_thread())
     return cudaErrorStreamCaptureWrongThread;
   graph = s.graph;
   cudaError_t result = s.invalidated ? cudaErrorStreamCaptureInvalidated : cudaSuccess;
@@ -103,12 +103,12 @@ cudaError_t StreamCaptures::wait_event(void* stream, void* event) {
 }
 
 cudaStreamCaptureMode StreamCaptures::exchange_mode(cudaStreamCaptureMode mode) {
-  std::swap(mode, thread_modes_.try_emplace(std::this_thread::get_id(), cudaStreamCaptureModeGlobal).first->second);
+  std::swap(mode, thread_modes_.try_emplace(current_host_thread(), cudaStreamCaptureModeGlobal).first->second);
   return mode;
 }
 
 bool StreamCaptures::prohibit_unsafe_call() {
-  const std::thread::id me = std::this_thread::get_id();
+  const uint64_t me = current_host_thread();
   const auto found = thread_modes_.find(me);
   const cudaStreamCaptureMode mine = found == thread_modes_.end() ? cudaStreamCaptureModeGlobal : found->second;
   if (mine == cudaStreamCaptureModeRelaxed) return false;

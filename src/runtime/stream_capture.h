@@ -6,13 +6,13 @@
 // cudaStreamEndCapture (join). The nodes themselves live in the GraphTable's graph.
 #include <cstddef>
 #include <map>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include <driver_types.h>
 
 #include "runtime/graph.h"
+#include "runtime/host_thread.h"
 
 namespace lockstep::runtime {
 
@@ -21,7 +21,7 @@ struct CaptureSequence {
   void* origin = nullptr;
   cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
   bool invalidated = false;
-  std::thread::id thread;  // the host thread that began it
+  uint64_t thread = 0;  // the host thread that began it (host_thread.h)
 };
 
 class StreamCaptures {
@@ -87,10 +87,9 @@ class StreamCaptures {
   std::unordered_map<void*, StreamState> events_;  // events recorded in a capture
   std::vector<cudaGraphEdgeData> default_edges_;
   unsigned long long next_id_ = 1;
-  // Threads that called exchange_mode; the others are in global mode. The runtime's lock
-  // guards this as everything else here. Keyed by thread id, like the runtime's per-thread last
-  // errors: a thread that ends in another mode leaves it to a later thread given its id.
-  std::unordered_map<std::thread::id, cudaStreamCaptureMode> thread_modes_;
+  // Threads that called exchange_mode, by current_host_thread(); the others are in global
+  // mode. The runtime's lock guards this as everything else here.
+  std::unordered_map<uint64_t, cudaStreamCaptureMode> thread_modes_;
 };
 
 }  // namespace lockstep::runtime
