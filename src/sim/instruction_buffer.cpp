@@ -31,7 +31,7 @@ size_t InstructionBuffer::index(uint32_t warp, uint32_t position) const {
   if (position >= options_.entries_per_warp)
     throw std::out_of_range("instruction buffer: position " + std::to_string(position) + " of " +
                             std::to_string(options_.entries_per_warp));
-  return size_t{warp} * options_.entries_per_warp + (head_[warp] + position) % options_.entries_per_warp;
+  return ring_index(warp, position);
 }
 
 const IBufferEntry& InstructionBuffer::entry(uint32_t warp, uint32_t position) const {
@@ -41,8 +41,10 @@ const IBufferEntry& InstructionBuffer::entry(uint32_t warp, uint32_t position) c
 IBufferEntry& InstructionBuffer::slot(uint32_t warp, uint32_t position) { return slots_[index(warp, position)]; }
 
 void InstructionBuffer::push(uint32_t warp, uint32_t pc, ScoreboardToken token) {
-  if (full(warp)) throw std::logic_error("instruction buffer: push to the full entries of warp " + std::to_string(warp));
-  slot(warp, count_[warp]) = IBufferEntry{true, false, pc, token};
+  check_warp(warp);
+  if (count_[warp] == options_.entries_per_warp)
+    throw std::logic_error("instruction buffer: push to the full entries of warp " + std::to_string(warp));
+  slots_[ring_index(warp, count_[warp])] = IBufferEntry{true, false, pc, token};
   ++count_[warp];
 }
 
@@ -53,13 +55,14 @@ void InstructionBuffer::set_ready(uint32_t warp, uint32_t position, bool ready) 
 }
 
 IBufferEntry InstructionBuffer::pop(uint32_t warp) {
-  IBufferEntry& e = slot(warp, 0);
+  check_warp(warp);
+  IBufferEntry& e = slots_[ring_index(warp, 0)];
   if (!e.valid || !e.ready)
     throw std::logic_error("instruction buffer: issue of warp " + std::to_string(warp) + " whose head is not " +
                            (e.valid ? "ready" : "valid"));
   const IBufferEntry issued = e;
   e = IBufferEntry{};
-  head_[warp] = (head_[warp] + 1) % options_.entries_per_warp;
+  head_[warp] = head_[warp] + 1 == options_.entries_per_warp ? 0 : head_[warp] + 1;
   --count_[warp];
   return issued;
 }

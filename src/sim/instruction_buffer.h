@@ -73,6 +73,11 @@ class InstructionBuffer {
 
  private:
   size_t index(uint32_t warp, uint32_t position) const;  // into slots_
+  // The same, unchecked (warp < warps, position < entries_per_warp): a wrap, not a division.
+  size_t ring_index(uint32_t warp, uint32_t position) const {
+    const uint32_t ring = head_[warp] + position;
+    return size_t{warp} * options_.entries_per_warp + (ring >= options_.entries_per_warp ? ring - options_.entries_per_warp : ring);
+  }
   IBufferEntry& slot(uint32_t warp, uint32_t position);
   void check_warp(uint32_t warp) const;
   void clear(uint32_t warp);

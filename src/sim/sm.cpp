@@ -53,8 +53,6 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
       partitions_count_(context.gpu->sm.schedulers),
       issue_width_(context.gpu->sm.issue_width),
       registers_per_warp_(std::max(1u, context.regs.total())),
-      icache_({context.gpu->icache.sets, context.gpu->icache.ways, context.gpu->icache.line_bytes,
-               context.gpu->icache.miss_latency, context.gpu->icache.replacement, context.ldst != nullptr}),
       ibuffer_({warp_slots(*context.gpu), context.gpu->timing.ibuffer_entries}),
       // Results in flight: room for 8 per warp slot before the storage would grow.
       writeback_({partitions_count_, context.gpu->timing.writeback_ports, size_t{warp_slots(*context.gpu)} * 8}) {
@@ -105,6 +103,22 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   sb.decoded_per_warp = gpu.timing.ibuffer_entries + (co_issues ? 1 : 0);
   scoreboard_ = make_scoreboard(gpu.timing.scoreboard, sb);
   pending_kind_.assign(static_cast<size_t>(slots) * sb.registers_per_warp, kNotPending);
+  const uint32_t code_size = static_cast<uint32_t>(ctx_.timing->size());
+  fetch_next_pc_.resize(code_size);
+  for (uint32_t pc = 0; pc < code_size; ++pc) fetch_next_pc_[pc] = next_unfolded(pc + 1);
+  FetchUnitOptions fetch;
+  fetch.partitions = partitions_count_;
+  fetch.warp_slots = slots;
+  fetch.fetch_width = gpu.timing.fetch_width;
+  fetch.next_pc = &fetch_next_pc_;
+  fetch.timing = ctx_.timing;
+  fetch.next_level = ldst_.get();
+  fetch.code_base = code_base_;
+  fetch_ = std::make_unique<FetchUnit>(fetch,
+                                       InstructionCacheOptions{gpu.icache.sets, gpu.icache.ways, gpu.icache.line_bytes,
+                                                               gpu.icache.miss_latency, gpu.icache.replacement,
+                                                               ctx_.ldst != nullptr},
+                                       ibuffer_, *scoreboard_);
   finished_.reserve(ctas_.size());
   idle_since_ = available_from;
 }
@@ -142,9 +156,8 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
     ws.cta_slot = static_cast<uint32_t>(free_cta - ctas_.begin());
     ws.formed = c.forms;
     ws.warp = &block_warps[i];
-    ws.fetch_pc = ws.warp->pc;
+    fetch_->add_warp(next_free, ws.warp->pc, cycle + ctx_.gpu->timing.block_launch_cycles);
     run_folded(next_free);  // the moves the entry starts with: the warp begins past them
-    ws.fetch_ready = cycle + ctx_.gpu->timing.block_launch_cycles;
     c.warp_slots[i] = next_free;
     Partition& part = partitions_[partition_of(next_free)];
     part.resident.set(local_of(next_free));
@@ -177,7 +190,7 @@ bool Sm::cycle(uint64_t now) {
   changed |= plan_formed_issues();
   last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= issue(p, now);
-  for (uint32_t p = 0; p < partitions_count_; ++p) changed |= fetch(p, now);
+  changed |= fetch(now);
   repeat_last_cycle(1);
   if (idle()) idle_since_ = now + 1;
   changed |= !finished_.empty();
@@ -202,7 +215,7 @@ bool Sm::commit() {
     }
     run_folded(d.warp_slot);  // the folded moves after it (after_issue left them)
     Partition& part = partitions_[partition_of(d.warp_slot)];
-    part.dirty = part.fetch_dirty = true;  // they may have moved the warp off its fetched path
+    part.dirty = true;  // they may have moved the warp off its fetched path
     if (d.access != kNoAccess) {
       std::swap(access_log_, deferred_logs_[i]);  // kept for commit_accesses; both keep their capacity
       accesses = true;
@@ -299,7 +312,7 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     }
     ++mine[static_cast<size_t>(r)];
     if (r == StallReason::kNotSelected) part.ready.set(local);
-    if (ws.fetch_ready > now) valid_until = std::min(valid_until, ws.fetch_ready);
+    if (fetch_->ready_at(slot) > now) valid_until = std::min(valid_until, fetch_->ready_at(slot));
     if (ws.ready_at > now) valid_until = std::min(valid_until, ws.ready_at);
     if (ws.busy_until > now) valid_until = std::min(valid_until, ws.busy_until);
   }
@@ -362,12 +375,10 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   }
   WarpSlot& ws = warps_[slot];
   Partition& part = partitions_[partition_of(slot)];
-  part.dirty = part.fetch_dirty = true;
+  part.dirty = true;
   const uint32_t local = local_of(slot);
   func::Warp& w = *ws.warp;
-  end_dependency_hold(slot);
-  ibuffer_.set_ready(slot, 0, true);
-  const IBufferEntry head = ibuffer_.pop(slot);
+  const IBufferEntry head = issue_head(slot);
   if (head.pc != w.pc)
     throw std::logic_error(fmt::format("SM {}: warp slot {} issues PC {} but is at PC {}", id_, slot, head.pc, w.pc));
   const InstTiming& t = (*ctx_.timing)[head.pc];
@@ -458,7 +469,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
       run_folded(slot);
     } else {  // its folded moves wait for commit(); fetch has skipped them already
       const uint32_t next = next_unfolded(w.pc);
-      if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != next : ws.fetch_pc != next) flush(slot);
+      if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != next : fetch_->fetch_pc(slot) != next) flush(slot);
     }
     const uint64_t push = ctx_.gpu->timing.simt_push_cycles, pop = ctx_.gpu->timing.simt_pop_cycles;
     const size_t depth = push != 0 || pop != 0 ? w.divergence->depth() : depth_before;
@@ -481,13 +492,18 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
   if (w.status == func::Warp::Status::Exited && ws.in_flight == 0) finish_block(ws.cta_slot);
 }
 
+IBufferEntry Sm::issue_head(uint32_t slot) {
+  end_dependency_hold(slot);
+  ibuffer_.set_ready(slot, 0, true);
+  const IBufferEntry head = ibuffer_.pop(slot);
+  fetch_->on_room(slot);
+  return head;
+}
+
 void Sm::flush(uint32_t slot) {
-  WarpSlot& ws = warps_[slot];
   ibuffer_.flush(slot, [&](const IBufferEntry& e) { scoreboard_->discard(slot, e.token); });
   end_dependency_hold(slot);
-  ws.fetch_pc = next_unfolded(ws.warp->pc);
-  if (ws.fetch_waiting) ws.fetch_ready = 0;  // the fill goes on in the cache; this warp no longer waits for it
-  ws.fetch_waiting = false;
+  fetch_->redirect({slot, next_unfolded(warps_[slot].warp->pc)});
 }
 
 void Sm::finish_block(uint32_t cta_slot) {
@@ -502,6 +518,7 @@ void Sm::finish_block(uint32_t cta_slot) {
     // issue would reach into the unit, off the SM's own state, on the per-cycle path).
     stats_.divergence += warps_[slot].warp->divergence->take_counters();
     warps_[slot].resident = false;
+    fetch_->remove_warp(slot);
     async_.clear_warp(slot);
     Partition& part = partitions_[partition_of(slot)];
     set_held(slot, StallReason::kNotSelected);

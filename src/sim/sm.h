@@ -5,16 +5,17 @@
 // issue: when a warp issues, the functional engine runs exactly that instruction (func/step.h),
 // so results equal functional mode's and the timing only decides when.
 //
-// The issue path's stage units follow one contract (pipeline_unit.h): the LD/ST unit, each
-// partition's operand collector and execution units, and the writeback unit; the SM moves work
-// between them. Per cycle, in this order (a result written back in cycle t is visible to an
+// The issue path's stage units follow one contract (pipeline_unit.h): the fetch unit, the LD/ST
+// unit, each partition's operand collector and execution units, and the writeback unit; the SM
+// moves work between them. Per cycle, in this order (a result written back in cycle t is visible to an
 // issue in t + 1):
 //   1. writeback: the writeback unit's results due release their scoreboard entries (write
 //      ports permitting)
 //   2. issue: each scheduler classifies its warps (stall reason or ready), its policy picks,
 //      the chosen instruction executes functionally, reads its operands through the operand
 //      collector and enters its unit
-//   3. fetch and decode: each partition fetches for one warp through the I-cache into the I-buffer
+//   3. fetch and decode (fetch_unit.h): each partition fetches for one warp through the I-cache
+//      into the I-buffer
 // then, once every SM has stepped the cycle, the launch calls commit() on each in SM order:
 //   4. commit: the cycle's instructions that change launch-wide state (stores and atomics to
 //      global memory, printf, the device heap: InstTiming::deferred) run, in issue order, and
@@ -37,6 +38,7 @@
 #include "func/warp.h"
 #include "sim/async_copies.h"
 #include "sim/execution_unit.h"
+#include "sim/fetch_unit.h"
 #include "sim/instruction_buffer.h"
 #include "sim/instruction_cache.h"
 #include "sim/instruction_timing.h"
@@ -79,8 +81,6 @@ struct TimingFault {
 
 class Sm {
  public:
-  static constexpr uint32_t kInstructionBytes = 16;  // the I-cache address of PC p is 16 p
-
   // `available_from`: the first cycle the SM may take a block of this launch (the launch
   // before still holds it until then, timing.kernel_overlap = tail); cycles before it are not
   // this launch's to charge.
@@ -136,9 +136,6 @@ class Sm {
     bool resident = false;
     uint32_t cta_slot = 0;
     func::Warp* warp = nullptr;
-    uint32_t fetch_pc = 0;        // next PC to fetch
-    uint64_t fetch_ready = 0;     // a miss (or the block's launch) holds fetch until then
-    bool fetch_waiting = false;   // fetch_ready is a pending I-cache fill
     uint64_t ready_at = 0;        // SIMT-stack push/pop costs hold issue until then
     uint32_t in_flight = 0;       // issued instructions not yet complete
     uint32_t memory_in_flight = 0;  // of those, memory accesses
@@ -205,7 +202,6 @@ class Sm {
     // scan then charges them from held_counts, without visiting them (set_held keeps both).
     std::vector<StallReason> held;
     StallCounts held_counts{};             // resident warps by held reason
-    uint32_t fetch_next = 0;               // round-robin fetch pointer (local slot)
     // The issue stage's scan of a partition that issued nothing holds until an event touches
     // one of its warps (a writeback, a fetch, an issue in the partition, a block starting or
     // ending, a CTA barrier's release, the LD/ST unit's room changing) or the clock reaches a
@@ -215,13 +211,9 @@ class Sm {
     uint64_t scan_valid_until = 0;         // the first cycle the last scan may not hold in
     StallCounts scan_warp_stalls{};        // what the last scan charged its warps
     size_t scan_reason = 0;                // and the scheduler
-    // The same for the fetch stage: a fetch that found no warp to fetch for holds until an
-    // issue, a fill or a block changes the I-buffers, or the clock reaches a warp's fetch_ready.
-    bool fetch_dirty = true;
-    uint64_t fetch_valid_until = 0;
   };
   void mark_dirty() {
-    for (Partition& part : partitions_) part.dirty = part.fetch_dirty = true;
+    for (Partition& part : partitions_) part.dirty = true;
   }
 
   StallReason held(uint32_t slot) const { return partitions_[partition_of(slot)].held[local_of(slot)]; }
@@ -243,7 +235,8 @@ class Sm {
 
   bool writeback(uint64_t now);
   bool issue(uint32_t p, uint64_t now);
-  bool fetch(uint32_t p, uint64_t now);
+  // The fetch unit's tick; the partitions of the warps it touched scan again.
+  bool fetch(uint64_t now);
   // The warp's stall reason this cycle, or kNotSelected when it is ready. When its unit's issue
   // slot is what holds it, *unit_free (if given) gets the cycle the slot frees.
   StallReason classify(uint32_t slot, uint64_t now, uint64_t* unit_free = nullptr) const;
@@ -298,6 +291,8 @@ class Sm {
   // held reasons (exit, barrier), deadlock check and block retirement.
   void after_issue(uint32_t slot, uint64_t now, size_t depth_before, const InstTiming& t);
   void flush(uint32_t slot);
+  // Issue takes the warp's I-buffer head (its dependency hold ends; fetch may fill the entry).
+  IBufferEntry issue_head(uint32_t slot);
   // Runs the folded moves (InstTiming::folded) at the warp's PC, then flushes the I-buffer when
   // they took the warp off its fetched path (a reconvergence). Called right after an issue, or
   // at commit() after a deferred instruction, whose handler must see the registers of its issue.
@@ -326,9 +321,10 @@ class Sm {
   std::vector<WarpSlot> warps_;
   std::vector<CtaSlot> ctas_;
   std::vector<uint8_t> pending_kind_;  // warps x registers: 0, or what produces the pending write
-  InstructionCache icache_;
   InstructionBuffer ibuffer_;
   std::unique_ptr<Scoreboard> scoreboard_;
+  std::vector<uint32_t> fetch_next_pc_;  // per PC: where fetch goes on after it (FetchUnitOptions::next_pc)
+  std::unique_ptr<FetchUnit> fetch_;
   WritebackUnit writeback_;
   uint64_t block_age_ = 0;
   uint32_t resident_blocks_ = 0;

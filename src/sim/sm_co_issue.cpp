@@ -56,7 +56,7 @@ StallReason Sm::classify_secondary(const CtaSlot& c, uint32_t lead, uint64_t now
   if (!s.sibling) {
     const uint32_t other = c.warp_slots[s.warp];
     if (ibuffer_.count(other) == 0)
-      return warps_[other].fetch_ready > now ? StallReason::kInstructionFetch
+      return fetch_->ready_at(other) > now ? StallReason::kInstructionFetch
                                              : StallReason::kNoInstruction;
     switch (scoreboard_->can_issue(other, ts.operands, ibuffer_.front(other).token)) {
       case IssueCheck::kReady:
@@ -90,9 +90,7 @@ void Sm::execute_secondary(uint32_t cta_slot, uint64_t now) {
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(s.exec));
   c.secondary_writes = {};
   if (!s.sibling) {
-    end_dependency_hold(slot);
-    ibuffer_.set_ready(slot, 0, true);
-    const IBufferEntry head = ibuffer_.pop(slot);
+    const IBufferEntry head = issue_head(slot);
     if (head.pc != s.pc)
       throw std::logic_error(fmt::format("SM {}: warp slot {} interweaves PC {} but holds PC {}",
                                          id_, slot, s.pc, head.pc));

@@ -25,7 +25,7 @@ void Sm::run_folded(uint32_t slot) {
     func::execute(in, w, lanes);  // a register write of a constant: nothing that can fault
   }
   if (w.status == func::Warp::Status::Exited) return;
-  if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != w.pc : ws.fetch_pc != w.pc) flush(slot);
+  if (!ibuffer_.empty(slot) ? ibuffer_.head(slot).pc != w.pc : fetch_->fetch_pc(slot) != w.pc) flush(slot);
 }
 
 }  // namespace lockstep::sim

@@ -64,7 +64,7 @@ StallReason Sm::classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free
     for (const func::FormationMember& m : c.issue.members) {
       const uint32_t s = c.warp_slots[m.warp];
       const WarpSlot& ms = warps_[s];
-      if (ibuffer_.count(s) == 0) return ms.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
+      if (ibuffer_.count(s) == 0) return fetch_->ready_at(s) > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
       if (t.memory_barrier && ms.memory_in_flight != 0) return StallReason::kSynchronization;
       // Each member waits for its own warp's copies (async_copies.h), as the warp alone would.
       if (t.async != ir::AsyncOp::None && async_.holds(s, warps_[slot].cta_slot, t, ctx_.kernel->code[c.issue.pc], *ms.warp))
@@ -136,9 +136,7 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
   c.writes.clear();
   for (const func::FormationMember& m : issue.members) {
     const uint32_t s = c.warp_slots[m.warp];
-    end_dependency_hold(s);
-    ibuffer_.set_ready(s, 0, true);
-    const IBufferEntry head = ibuffer_.pop(s);
+    const IBufferEntry head = issue_head(s);
     if (head.pc != issue.pc)
       throw std::logic_error(fmt::format("SM {}: warp slot {} joins a formed warp at PC {} but holds PC {}", id_, s,
                                          issue.pc, head.pc));
@@ -219,7 +217,7 @@ void Sm::after_formed(uint32_t cta_slot) {
     }
     // The stack (tbc) or the warp's unit (dwf) may have moved any warp of the block: those no
     // longer on their fetched path fetch again. (Deferred instructions advanced past already.)
-    if (!ibuffer_.empty(s) ? ibuffer_.head(s).pc != w.pc : ws.fetch_pc != w.pc) flush(s);
+    if (!ibuffer_.empty(s) ? ibuffer_.head(s).pc != w.pc : fetch_->fetch_pc(s) != w.pc) flush(s);
   }
   if (!stopped) return;
   try {

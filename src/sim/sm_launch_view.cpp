@@ -24,11 +24,9 @@ uint64_t Sm::own_next_change(uint64_t now) const {
   auto later = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);
   };
-  for (const WarpSlot& ws : warps_) {
-    if (!ws.resident) continue;
-    later(ws.fetch_ready);
-    later(ws.ready_at);
-  }
+  for (const WarpSlot& ws : warps_)
+    if (ws.resident) later(ws.ready_at);
+  next = std::min(next, fetch_->next_event(now));
   for (const Partition& part : partitions_) {
     for (const ExecutionUnit& u : part.units) next = std::min(next, u.next_event(now));
     next = std::min(next, part.collector.next_event(now));
@@ -61,8 +59,8 @@ void Sm::add_stats(KernelTiming& total) const {
     total.warp_stalls[i] += stats_.warp_stalls[i];
     total.scheduler_stalls[i] += stats_.scheduler_stalls[i];
   }
-  total.icache_hits += icache_.stats().hits;
-  total.icache_misses += icache_.stats().misses;
+  total.icache_hits += fetch_->icache().stats().hits;
+  total.icache_misses += fetch_->icache().stats().misses;
   if (ldst_ != nullptr) add_ldst_figures(*ldst_, total.memory);
   for (const Partition& part : partitions_) {
     total.bank_conflicts += part.collector.stats().bank_conflicts;

@@ -29,7 +29,7 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
   // of the scan.
   const WarpSlot& ws = warps_[slot];
   if (ws.formed) return classify_formed(slot, now, unit_free);
-  if (ibuffer_.count(slot) == 0) return ws.fetch_ready > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
+  if (ibuffer_.count(slot) == 0) return fetch_->ready_at(slot) > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
   if (ws.ready_at > now) return StallReason::kDivergence;
   const IBufferEntry& head = ibuffer_.front(slot);
   const InstTiming& t = (*ctx_.timing)[head.pc];
@@ -63,6 +63,7 @@ void Sm::set_held(uint32_t slot, StallReason reason) {
   const uint32_t local = local_of(slot);
   StallReason& h = part.held[local];
   if (h == reason) return;
+  if (reason == StallReason::kExited) fetch_->stop(slot);  // final: it fetches no more
   if (h == StallReason::kNotSelected) part.running.reset(local);
   else --part.held_counts[static_cast<size_t>(h)];
   if (reason == StallReason::kNotSelected) part.running.set(local);
