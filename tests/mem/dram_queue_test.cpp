@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "dram_harness.h"
@@ -167,6 +168,59 @@ TEST(DramEvents, NextEventIsExactAndSkippingToItChangesNothing) {
       EXPECT_GT(every.stats().row_conflicts, 0u);
       EXPECT_GT(every.stats().row_hits, 0u);
     }
+  }
+}
+
+// The channel keeps its scheduling answer and its scanned candidates between calls, and a push
+// only extends them (a request joining the queue being served) or leaves them standing (one
+// joining the other queue). Asking after every push of a cycle must change nothing against
+// asking once the cycle's pushes are in: bursts of mixed reads and writes, both policies.
+TEST(DramEvents, AskingBetweenPushesChangesNothing) {
+  // Load below each policy's service rate (fcfs serves conflicts in order, far slower), so that
+  // reads are often being served while writes arrive below the high mark.
+  for (auto [policy, busy_cycles_in_32] : {std::pair{"fr-fcfs", 5ull}, std::pair{"fcfs", 2ull}}) {
+    DramOptions o = small_options(policy);
+    o.read_queue = 12;
+    o.write_queue = 12;
+    o.write_high_watermark = 9;
+    o.write_low_watermark = 3;
+    o.timing.tWTR = 2;
+    o.timing.tRTW = 3;
+    DramChannel asking(o), quiet(o);
+    std::vector<Completion> log_asking, log_quiet;
+    std::vector<DramRequest> done;
+    uint64_t seed = 777, token = 0, writes_beside_reads = 0;
+    for (uint64_t now = 0; now < 8000; ++now) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t burst = now < 7000 && (seed >> 59) < busy_cycles_in_32 ? 1 + (seed >> 40) % 3 : 0;  // 1 to 3
+      for (uint64_t k = 0; k < burst; ++k) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const auto bank = static_cast<uint32_t>((seed >> 20) % 6);
+        const uint64_t row = (seed >> 24) % 3;
+        const auto column = static_cast<uint32_t>((seed >> 28) % 32) * 32;
+        const bool write = (seed >> 34) % 3 == 0;
+        if (!asking.can_accept(write) || !quiet.can_accept(write)) continue;
+        const DramRequest request =
+            write ? write_of(address_of(o, bank, row, column), token) : read_of(address_of(o, bank, row, column), token);
+        ++token;
+        // A write joining while reads are served: the case where the answer is kept.
+        if (write && asking.queued(false) != 0 && !asking.draining_writes()) ++writes_beside_reads;
+        asking.push(request, now);
+        quiet.push(request, now);
+        asking.next_event(now);
+      }
+      done.clear();
+      asking.tick(now, done);
+      for (const DramRequest& r : done) log_asking.push_back({r.request.token, now});
+      done.clear();
+      quiet.tick(now, done);
+      for (const DramRequest& r : done) log_quiet.push_back({r.request.token, now});
+    }
+    EXPECT_TRUE(asking.idle());
+    EXPECT_EQ(log_asking.size(), token);
+    EXPECT_EQ(log_asking, log_quiet) << policy;
+    EXPECT_GT(writes_beside_reads, 100u) << policy;
+    EXPECT_GT(asking.stats().row_conflicts, 0u);
   }
 }
 

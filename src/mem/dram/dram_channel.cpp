@@ -70,14 +70,19 @@ void DramChannel::push(const DramRequest& request, uint64_t now) {
   // tick and `now` had nothing to do (the caller skips only cycles next_event called idle), but
   // the queues did not hold this request then: it must not act there, not even through the
   // others (a write drain it starts, a row hit it adds).
+  const bool served_before = serving_writes();
   next_edge_ = std::max(next_edge_, pending.visible);
-  choice_valid_ = false;
   if (request.write) {
     writes_.push_back(pending);
     if (writes_.size() >= options_.write_high_watermark) draining_ = true;
   } else {
     reads_.push_back(pending);
   }
+  // The kept choice stands when the request joined the queue not being served and the edge moved
+  // no further than the choice: the first scheduling edges it skips had no pick, and with the
+  // same candidates the later ones give the same answer (next_issue).
+  if (serving_writes() != served_before || request.write == served_before || next_edge_ > cached_choice_.at)
+    choice_valid_ = false;
 }
 
 // The first edge at which the scheduler picks something, and what. Nothing but an issue or a
@@ -87,6 +92,8 @@ void DramChannel::push(const DramRequest& request, uint64_t now) {
 // The cycles without a push or an issue move only next_edge_, and only up to the kept choice's
 // edge (tick stops short of it), past edges at which the policy picked nothing from the same
 // ready candidates; so the answer stands.
+// The candidates themselves (each request's next command and the edge its bank allows it) change
+// only with an issue or the mode: a push to the queue being served appends one (scan_ below).
 DramChannel::Choice DramChannel::next_issue() const {
   if (!choice_valid_) {
     cached_choice_ = compute_next_issue();
@@ -95,18 +102,17 @@ DramChannel::Choice DramChannel::next_issue() const {
   return cached_choice_;
 }
 
-DramChannel::Choice DramChannel::compute_next_issue() const {
-  const bool write = serving_writes();
-  const std::vector<Pending>& queue = write ? writes_ : reads_;
-  const std::size_t n = queue.size();
-  if (n == 0) return {};
-  std::fill(bank_hits_.begin(), bank_hits_.end(), 0u);
-  // Requests to one bank share its constraint per command: found once per scan (it costs a
-  // division), and since next_edge_ and each request's visible time are edges, a request's
-  // ready time is the largest of the three.
-  ++scan_;
-  uint64_t first = DramClock::kNever;
-  for (std::size_t i = 0; i < n; ++i) {
+void DramChannel::scan_candidates(const std::vector<Pending>& queue, bool write) const {
+  if (!scan_valid_ || scan_write_ != write) {
+    // Requests to one bank share its constraint per command: found once per scan (it costs a
+    // division).
+    ++scan_;
+    scanned_ = 0;
+    scan_valid_ = true;
+    scan_write_ = write;
+    std::fill(bank_hits_.begin(), bank_hits_.end(), 0u);
+  }
+  for (std::size_t i = scanned_; i < queue.size(); ++i) {
     const Pending& p = queue[i];
     const DramCommand command = device_.next_command(p.bank, p.row, write);
     candidates_[i] = {p.bank, command, false, false};
@@ -115,16 +121,30 @@ DramChannel::Choice DramChannel::compute_next_issue() const {
       constraint_scan_[key] = scan_;
       constraint_[key] = device_.ready_edge(command, p.bank);
     }
-    ready_at_[i] = std::max({next_edge_, p.visible, constraint_[key]});
-    assert(ready_at_[i] == device_.earliest(command, p.bank, std::max(next_edge_, p.visible)));
-    first = std::min(first, ready_at_[i]);
+    ready_at_[i] = std::max(p.visible, constraint_[key]);
     if (is_column(command)) ++bank_hits_[p.bank];
   }
-  for (std::size_t i = 0; i < n; ++i)
-    candidates_[i].closes_wanted = candidates_[i].command == DramCommand::kPrecharge && bank_hits_[candidates_[i].bank] > 0;
-  // Ask the policy at each distinct ready time in turn (it may pass over ready candidates, as
+  scanned_ = queue.size();
+}
+
+DramChannel::Choice DramChannel::compute_next_issue() const {
+  const bool write = serving_writes();
+  const std::vector<Pending>& queue = write ? writes_ : reads_;
+  const std::size_t n = queue.size();
+  if (n == 0) return {};
+  scan_candidates(queue, write);
+  // Since next_edge_ and each request's visible time are edges, a request's command may issue
+  // from the largest of the three (ready_at_ holds the other two): the policy is asked from
+  // next_edge_ on, at each distinct ready time in turn (it may pass over ready candidates, as
   // fcfs does while the oldest waits).
-  for (uint64_t at = first; at != DramClock::kNever;) {
+  uint64_t first = DramClock::kNever;
+  for (std::size_t i = 0; i < n; ++i) {
+    assert(std::max(next_edge_, ready_at_[i]) ==
+           device_.earliest(candidates_[i].command, queue[i].bank, std::max(next_edge_, queue[i].visible)));
+    first = std::min(first, ready_at_[i]);
+    candidates_[i].closes_wanted = candidates_[i].command == DramCommand::kPrecharge && bank_hits_[candidates_[i].bank] > 0;
+  }
+  for (uint64_t at = std::max(first, next_edge_); at != DramClock::kNever;) {
     uint64_t later = DramClock::kNever;
     for (std::size_t i = 0; i < n; ++i) {
       candidates_[i].ready = ready_at_[i] <= at;
@@ -152,6 +172,7 @@ void DramChannel::issue(const Choice& choice) {
   Pending& p = queue[choice.index];
   const DramCommand command = device_.next_command(p.bank, p.row, write);
   choice_valid_ = false;
+  scan_valid_ = false;  // the bank state changed, and a column command leaves the queue
   if (!std::exchange(p.classified, true)) count_first_command(command);
   const uint64_t done = device_.issue(command, p.bank, p.row, choice.at, p.burst);
   next_edge_ = choice.at + clock_.units_per_clock();  // one command per clock

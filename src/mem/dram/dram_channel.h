@@ -94,6 +94,8 @@ class DramChannel {
   // next_issue's answer, kept until a push or an issue changes what it reads (see there).
   Choice next_issue() const;
   Choice compute_next_issue() const;
+  // Brings candidates_, ready_at_ and bank_hits_ up to date with `queue` (the one being served).
+  void scan_candidates(const std::vector<Pending>& queue, bool write) const;
   void issue(const Choice& choice);
   bool retire(uint64_t upto, std::vector<DramRequest>& completed);
   void count_first_command(DramCommand command);
@@ -111,10 +113,16 @@ class DramChannel {
   mutable DramStats stats_;  // mutable for the refusal counts of can_accept
   mutable Choice cached_choice_;
   mutable bool choice_valid_ = false;
-  // Scratch for next_issue, sized once; holds nothing between calls.
+  // The candidates of the queue being served (scan_write_), its first scanned_ requests, valid
+  // until an issue (scan_valid_); sized once. ready_at_: the later of a request's visible edge
+  // and its bank's constraint (next_edge_ moves on its own). bank_hits_: per bank, the
+  // candidates whose command is a column command.
   mutable std::vector<DramCandidate> candidates_;
   mutable std::vector<uint64_t> ready_at_;
   mutable std::vector<uint32_t> bank_hits_;
+  mutable bool scan_valid_ = false;
+  mutable bool scan_write_ = false;
+  mutable std::size_t scanned_ = 0;
   // Per bank and command: its ready_edge, valid when constraint_scan_ holds this scan's number.
   mutable std::vector<uint64_t> constraint_;
   mutable std::vector<uint64_t> constraint_scan_;
