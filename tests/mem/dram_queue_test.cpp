@@ -21,6 +21,19 @@ using dram_test::run_until_idle;
 using dram_test::small_options;
 using dram_test::write_of;
 
+// Queues of `depth` requests each with the given write watermarks, and bus turnarounds between
+// reads and writes: the channels the event tests drive with mixed random traffic.
+DramOptions turnaround_options(const char* policy, uint32_t depth, uint32_t high, uint32_t low) {
+  DramOptions o = small_options(policy);
+  o.read_queue = depth;
+  o.write_queue = depth;
+  o.write_high_watermark = high;
+  o.write_low_watermark = low;
+  o.timing.tWTR = 2;
+  o.timing.tRTW = 3;
+  return o;
+}
+
 std::vector<uint64_t> tokens(const std::vector<Completion>& log) {
   std::vector<uint64_t> out;
   for (const Completion& c : log) out.push_back(c.token);
@@ -112,14 +125,8 @@ TEST(DramQueues, RejectsRequestsThatAreEmptyOrCrossARow) {
 TEST(DramEvents, NextEventIsExactAndSkippingToItChangesNothing) {
   for (const char* policy : {"fr-fcfs", "fcfs"}) {
     for (double dram_mhz : {1000.0, 500.0, 1325.0}) {
-      DramOptions o = small_options(policy);
+      DramOptions o = turnaround_options(policy, 6, 4, 1);
       o.dram_clock_mhz = dram_mhz;
-      o.read_queue = 6;
-      o.write_queue = 6;
-      o.write_high_watermark = 4;
-      o.write_low_watermark = 1;
-      o.timing.tWTR = 2;
-      o.timing.tRTW = 3;
       DramChannel every(o), skipping(o);
       std::vector<Completion> log_every, log_skipping;
       std::vector<DramRequest> done;
@@ -179,13 +186,7 @@ TEST(DramEvents, AskingBetweenPushesChangesNothing) {
   // Load below each policy's service rate (fcfs serves conflicts in order, far slower), so that
   // reads are often being served while writes arrive below the high mark.
   for (auto [policy, busy_cycles_in_32] : {std::pair{"fr-fcfs", 5ull}, std::pair{"fcfs", 2ull}}) {
-    DramOptions o = small_options(policy);
-    o.read_queue = 12;
-    o.write_queue = 12;
-    o.write_high_watermark = 9;
-    o.write_low_watermark = 3;
-    o.timing.tWTR = 2;
-    o.timing.tRTW = 3;
+    const DramOptions o = turnaround_options(policy, 12, 9, 3);
     DramChannel asking(o), quiet(o);
     std::vector<Completion> log_asking, log_quiet;
     std::vector<DramRequest> done;
