@@ -77,6 +77,18 @@ inline void f16_to_float4(const uint16_t* in, float* out) {
   std::memcpy(out, &bits, sizeof bits);
 }
 
+// `count` halves decoded as f16_to_float does, except that a signaling NaN comes out quiet (its
+// quiet bit set, the rest of its payload kept). The tensor multiplies decode with it: each
+// element then goes through a multiply and an add, which quiet a NaN anyway and keep the same
+// payload, so their results are exactly those of f16_to_float. Where the CPU has F16C it
+// converts 8 halves per instruction (exact, and blind to the rounding mode and to flush-to-zero);
+// elsewhere the portable vector code runs. Both give the same bits (tests/func/tensor_types_test).
+void f16_to_float_quiet(const uint16_t* in, float* out, uint32_t count);
+// The two paths by name, for the tests. The F16C one returns false, writing nothing, on a CPU
+// without the instructions.
+void f16_to_float_quiet_portable(const uint16_t* in, float* out, uint32_t count);
+bool f16_to_float_quiet_f16c(const uint16_t* in, float* out, uint32_t count);
+
 // A multiplicand or accumulator element as the multiply sees it. tf32 operands use only the
 // upper 19 bits of their f32 container (the low 13 mantissa bits are ignored, as tensor cores
 // do); bf16 is the upper half of an f32.
