@@ -174,8 +174,6 @@ bool Sm::cycle(uint64_t now) {
   for (const PlacedBlock& p : placed_) start_block(p.block, p.cycle);
   placed_.clear();
   finished_.clear();
-  last_warp_stalls_ = {};
-  last_scheduler_stalls_ = {};
   bool changed = false;
   if (ldst_ != nullptr) {
     // The scans read only the unit's room (memory throttle); its other progress reaches the
@@ -188,11 +186,16 @@ bool Sm::cycle(uint64_t now) {
   }
   changed |= writeback(now);
   changed |= plan_formed_issues();
-  last_resident_warps_ = resident_warps_;  // the warps the issue stage charges a reason to
+  if (resident_warps_ != charged_resident_) {  // the warps the issue stage charges a reason to
+    charge_residency(now);
+    charged_resident_ = resident_warps_;
+  }
   for (uint32_t p = 0; p < partitions_count_; ++p) changed |= issue(p, now);
   changed |= fetch(now);
-  repeat_last_cycle(1);
-  if (idle()) idle_since_ = now + 1;
+  if (idle()) {
+    idle_since_ = now + 1;
+    stop_charging(now + 1);
+  }
   changed |= !finished_.empty();
   if (!changed && !idle()) {  // the launch asks an unchanged SM that still holds work (next_change)
     own_next_change_ = own_next_change(now);
@@ -246,13 +249,36 @@ void Sm::charge_idle_until(uint64_t cycle) {
   idle_since_ = cycle;
 }
 
-void Sm::repeat_last_cycle(uint64_t cycles) {
-  for (size_t i = 0; i < kStallReasonCount; ++i) {
-    stats_.warp_stalls[i] += last_warp_stalls_[i] * cycles;
-    stats_.scheduler_stalls[i] += last_scheduler_stalls_[i] * cycles;
+void Sm::charge_scan(Partition& part, uint64_t cycle) {
+  if (cycle <= part.charged_from) return;
+  const uint64_t cycles = cycle - part.charged_from;
+  part.charged_from = cycle;
+  if (!part.charging) return;
+  for (size_t i = 0; i < kStallReasonCount; ++i) stats_.warp_stalls[i] += part.scan_warp_stalls[i] * cycles;
+  stats_.scheduler_stalls[part.scan_reason] += cycles;
+}
+
+void Sm::charge_residency(uint64_t cycle) {
+  if (cycle <= residency_from_) return;
+  const uint64_t cycles = cycle - residency_from_;
+  residency_from_ = cycle;
+  stats_.resident_warp_cycles += uint64_t{charged_resident_} * cycles;
+  if (charged_resident_ != 0) stats_.active_sm_cycles += cycles;
+}
+
+void Sm::stop_charging(uint64_t cycle) {
+  for (Partition& part : partitions_) {
+    charge_scan(part, cycle);
+    part.charging = false;
   }
-  stats_.resident_warp_cycles += uint64_t{last_resident_warps_} * cycles;
-  if (last_resident_warps_ != 0) stats_.active_sm_cycles += cycles;
+  charge_residency(cycle);
+  charged_resident_ = 0;
+}
+
+void Sm::charge_until(uint64_t cycle) {
+  charge_idle_until(cycle);
+  for (Partition& part : partitions_) charge_scan(part, cycle);
+  charge_residency(cycle);
 }
 
 bool Sm::writeback(uint64_t now) {
@@ -287,11 +313,8 @@ bool Sm::writeback(uint64_t now) {
 
 bool Sm::issue(uint32_t p, uint64_t now) {
   Partition& part = partitions_[p];
-  if (!part.dirty && now < part.scan_valid_until) {
-    for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += part.scan_warp_stalls[i];
-    ++last_scheduler_stalls_[part.scan_reason];
-    return false;
-  }
+  if (!part.dirty && now < part.scan_valid_until) return false;  // the last scan still charges
+  charge_scan(part, now);
   part.ready.clear();
   // The held warps are charged their reasons without a visit: no time it reads can end a hold.
   StallCounts mine = part.held_counts;
@@ -344,9 +367,10 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     for (size_t i = 1; i < kStallReasonCount; ++i)
       if (mine[i] > mine[reason]) reason = i;
   }
-  if (resident != 0)
-    for (size_t i = 0; i < kStallReasonCount; ++i) last_warp_stalls_[i] += mine[i];
-  ++last_scheduler_stalls_[reason];
+  // Charged from this cycle on, until the next scan: the next cycle when this one issued.
+  part.scan_warp_stalls = mine;  // all zero when no warp is resident
+  part.scan_reason = reason;
+  part.charging = true;
   if (issued == 0) {
     // Nothing issued, so nothing but time and the events that mark the partition dirty can
     // change what this scan found: the units and collectors freeing are the time it reads.
@@ -354,12 +378,6 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     valid_until = std::min(valid_until, part.collector.next_event(now));
     part.dirty = false;
     part.scan_valid_until = valid_until;
-    if (resident == 0) {
-      part.scan_warp_stalls = {};
-    } else {
-      part.scan_warp_stalls = mine;
-    }
-    part.scan_reason = reason;
   }
   return issued != 0;
 }

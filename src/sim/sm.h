@@ -109,21 +109,21 @@ class Sm {
   // After a cycle that changed nothing: the first cycle at which something can change
   // (UINT64_MAX: nothing pending). Every cycle before it would repeat the last one.
   uint64_t next_change(uint64_t now) const;
-  // Charges `cycles` more cycles of the last cycle's stall reasons (idle skipping).
-  void repeat_last_cycle(uint64_t cycles);
 
   // No resident block and nothing in flight: cycle() would change nothing. The launch does not
-  // step an idle SM; it charges the idle stretch with charge_idle_until when the SM wakes up
-  // (a block is placed on it) or the launch ends.
+  // step an idle SM; the idle stretch is charged when the SM wakes up (a block is placed on it)
+  // or the launch ends (charge_until).
   bool idle() const {
     return resident_blocks_ == 0 && placed_.empty() && writeback_.empty() && (ldst_ == nullptr || !ldst_->busy());
   }
   // The LD/ST unit of the memory hierarchy, for the memory system's serial phase; null under
   // fixed latencies.
   LdstUnit* ldst() { return ldst_.get(); }
-  // Charges the cycles from when the SM went idle up to (not including) `cycle` as scheduler
-  // cycles with no warp. No-op while the SM is not idle.
-  void charge_idle_until(uint64_t cycle);
+  // Brings the SM's stall and residency figures up to (not including) `cycle`: the stretch
+  // since it went idle as scheduler cycles with no warp, and the cycles it slept through (idle
+  // skipping: each a repeat of the last one it stepped) at the reasons its last scans found.
+  // The launch calls it before reading the figures; stepping charges as it goes.
+  void charge_until(uint64_t cycle);
   // For the deadlock watchdog (launch_watchdog.h): the functional state of every resident
   // block, and those blocks as a deadlock report lists them.
   void hash_state(func::StateHasher& h) const;
@@ -209,9 +209,24 @@ class Sm {
     // most partitions of a memory-bound kernel wait most cycles.
     bool dirty = true;
     uint64_t scan_valid_until = 0;         // the first cycle the last scan may not hold in
-    StallCounts scan_warp_stalls{};        // what the last scan charged its warps
-    size_t scan_reason = 0;                // and the scheduler
+    // What the last scan found is charged for every cycle until the next scan (or the SM going
+    // idle), at once when that comes, not cycle by cycle: its warps by reason, and the
+    // scheduler's reason. charged_from: the first cycle not yet charged; charging: false while
+    // the SM is idle (charge_idle_until charges those cycles).
+    StallCounts scan_warp_stalls{};
+    size_t scan_reason = 0;
+    uint64_t charged_from = 0;
+    bool charging = false;
   };
+  // Charges a partition's last scan up to (not including) `cycle`.
+  void charge_scan(Partition& part, uint64_t cycle);
+  // Resident warps are charged the same way: charged_resident_ per cycle since residency_from_.
+  void charge_residency(uint64_t cycle);
+  // The SM went idle at `cycle`: its scans and residency stop charging there.
+  void stop_charging(uint64_t cycle);
+  // The cycles from when the SM went idle up to (not including) `cycle`, as scheduler cycles
+  // with no warp. No-op while the SM is not idle.
+  void charge_idle_until(uint64_t cycle);
   void mark_dirty() {
     for (Partition& part : partitions_) part.dirty = true;
   }
@@ -350,9 +365,8 @@ class Sm {
 
   // Figures.
   KernelTiming stats_;
-  StallCounts last_warp_stalls_{};
-  StallCounts last_scheduler_stalls_{};
-  uint32_t last_resident_warps_ = 0;
+  uint32_t charged_resident_ = 0;  // the resident warps the issue stage charges a reason to
+  uint64_t residency_from_ = 0;    // the first cycle they are not yet charged for
 };
 
 }  // namespace lockstep::sim

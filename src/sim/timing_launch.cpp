@@ -37,7 +37,6 @@ class Driver {
         waiting_(sms.size()),
         free_(sms.size(), 0),
         wake_(sms.size(), 0),
-        last_step_(sms.size(), 0),
         memory_(launch.memory),
         memory_clock_(launch.memory_clock),
         watchdog_(launch.launch != nullptr && launch.launch->memory != nullptr ? &launch.launch->memory->memory()
@@ -72,7 +71,6 @@ class Driver {
       stepping_.clear();
       for (uint32_t i = 0; i < sms_.size(); ++i) {
         if (sms_[i]->idle() || wake_[i] > now) continue;
-        catch_up(i, now);
         stepping_.push_back(i);
       }
       const bool changed = stepper_.step(now, stepping_);
@@ -81,7 +79,6 @@ class Driver {
       committing_.clear();
       for (uint32_t s : stepping_) {
         if (sms_[s]->commit()) committing_.push_back(s);
-        last_step_[s] = now;
       }
       stepper_.commit_accesses(committing_);
       const bool memory_moved = exchange_memory(now);
@@ -94,8 +91,8 @@ class Driver {
         }
         if (sm.idle()) free_[s] = now + 1;
         // An SM whose cycle changed nothing repeats it until its next change: it sleeps till
-        // then, unless a response or a block wakes it first, and is charged the repeats when it
-        // wakes (catch_up).
+        // then, unless a response or a block wakes it first. The cycles it sleeps through are
+        // charged the reasons its last scans found, when it scans again (Sm::charge_scan).
         if (!stepper_.changed(s) && !sm.idle()) wake_[s] = std::max(wake_[s], sm.next_change(now));
       }
       if (blocks_.done()) return now;
@@ -124,18 +121,10 @@ class Driver {
   uint64_t now() const { return now_; }  // the cycle run() is in, or returned
 
  private:
-  // A block for SM `sm` in `cycle`: a sleeping SM is charged its repeated cycles first, then wakes.
+  // A block for SM `sm` in `cycle`: a sleeping SM wakes.
   void start(uint32_t sm, uint64_t block, uint64_t cycle) {
-    catch_up(sm, cycle);
     sms_[sm]->place_block(block, cycle);
     wake_[sm] = std::min(wake_[sm], cycle);
-  }
-
-  // Charges a sleeping SM the cycles it slept through before `cycle` (each a repeat of the
-  // last one it stepped). Idle SMs are charged by Sm::charge_idle_until instead.
-  void catch_up(uint32_t sm, uint64_t cycle) {
-    if (!sms_[sm]->idle() && cycle > last_step_[sm] + 1) sms_[sm]->repeat_last_cycle(cycle - last_step_[sm] - 1);
-    if (cycle > 0 && last_step_[sm] < cycle - 1) last_step_[sm] = cycle - 1;
   }
 
   // The memory hierarchy's phase: each SM's misses enter the memory system in SM order, the
@@ -179,7 +168,6 @@ class Driver {
   std::vector<std::vector<uint64_t>> waiting_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
   std::vector<uint64_t> wake_;       // per SM: the first cycle it needs a step again
-  std::vector<uint64_t> last_step_;  // per SM: the last cycle it stepped (or was charged for)
   mem::MemorySystem* memory_;
   uint64_t memory_clock_;
   LaunchWatchdog watchdog_;
@@ -255,7 +243,7 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     t.registers_per_thread = l.registers_per_thread;
     t.registers_estimated = l.registers_estimated;
     for (auto& sm : sms) {
-      sm->charge_idle_until(t.cycles);
+      sm->charge_until(t.cycles);
       sm->add_stats(t);
     }
     if (l.memory != nullptr) add_memory_system_difference(memory_system_figures(*l.memory), memory_before, t.memory);
