@@ -512,6 +512,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
 
 IBufferEntry Sm::issue_head(uint32_t slot) {
   end_dependency_hold(slot);
+  warps_[slot].head_clear = false;
   ibuffer_.set_ready(slot, 0, true);
   const IBufferEntry head = ibuffer_.pop(slot);
   fetch_->on_room(slot);
@@ -520,6 +521,7 @@ IBufferEntry Sm::issue_head(uint32_t slot) {
 
 void Sm::flush(uint32_t slot) {
   ibuffer_.flush(slot, [&](const IBufferEntry& e) { scoreboard_->discard(slot, e.token); });
+  warps_[slot].head_clear = false;
   end_dependency_hold(slot);
   fetch_->redirect({slot, next_unfolded(warps_[slot].warp->pc)});
 }

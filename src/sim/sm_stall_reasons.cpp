@@ -33,15 +33,19 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
   if (ws.ready_at > now) return StallReason::kDivergence;
   const IBufferEntry& head = ibuffer_.front(slot);
   const InstTiming& t = (*ctx_.timing)[head.pc];
-  if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
-  // A wait for asynchronous copies (async_copies.h) holds the instruction until they complete.
-  if (t.async != ir::AsyncOp::None && async_.holds(slot, ws.cta_slot, t, ctx_.kernel->code[head.pc], *ws.warp))
-    return StallReason::kSynchronization;
-  switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
-    case IssueCheck::kReady: break;
-    case IssueCheck::kRawHazard:
-    case IssueCheck::kWawHazard: return dependency_reason(slot, t.operands);
-    case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
+  if (!ws.head_clear) {
+    if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
+    // A wait for asynchronous copies (async_copies.h) holds the instruction until they complete.
+    if (t.async != ir::AsyncOp::None) {
+      if (async_.holds(slot, ws.cta_slot, t, ctx_.kernel->code[head.pc], *ws.warp)) return StallReason::kSynchronization;
+    }
+    switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
+      case IssueCheck::kReady: break;
+      case IssueCheck::kRawHazard:
+      case IssueCheck::kWawHazard: return dependency_reason(slot, t.operands);
+      case IssueCheck::kTableFull: return StallReason::kScoreboardFull;
+    }
+    ws.head_clear = t.async == ir::AsyncOp::None;
   }
   if (through_ldst(t) && !ldst_->can_accept()) return StallReason::kMemoryThrottle;
   return unit_reason(slot, t, now, unit_free);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -115,6 +116,63 @@ TEST_P(ScoreboardContract, MisuseIsAnError) {
   EXPECT_THROW(sb->reserve(0, reader, t), std::logic_error);
   sb->release(0, w.handles[0]);
   EXPECT_EQ(sb->reserve(0, reader, t).count, 0u);
+}
+
+// The SM's issue scans ask a head's scoreboard check once (Sm::WarpSlot::head_clear): a kReady
+// answer must hold until that warp's own next reserve or discard, whatever else happens. Random
+// rounds: warp 0 holds writes in flight and a ready head; releases of its writes, a second
+// decode behind the head, and other warps' issues and releases come in random order.
+TEST_P(ScoreboardContract, ReadyStaysReadyUntilTheWarpIssues) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    sb = make_scoreboard(GetParam(), options(4));
+    std::vector<WriteHandle> mine;
+    for (uint32_t i = 0; i < 1 + rng() % 3; ++i) {
+      const Reservation r = issue(*sb, 0, ops().write(8 * i, 1 + rng() % 4));
+      mine.insert(mine.end(), r.handles.begin(), r.handles.begin() + r.count);
+    }
+    const InstOperands head = ops().write(40 + rng() % 8).read(32 + rng() % 8, 1 + rng() % 2);
+    const ScoreboardToken token = sb->on_decode(0, head);
+    ASSERT_EQ(sb->can_issue(0, head, token), IssueCheck::kReady);
+    std::vector<std::pair<uint32_t, WriteHandle>> others;
+    bool second_decoded = false;
+    for (int step = 0; step < 12; ++step) {
+      switch (rng() % 4) {
+        case 0:
+          if (!mine.empty()) {
+            const size_t k = rng() % mine.size();
+            sb->release(0, mine[k]);
+            mine.erase(mine.begin() + static_cast<std::ptrdiff_t>(k));
+          }
+          break;
+        case 1:
+          if (!second_decoded) {
+            sb->on_decode(0, ops().write(40).read(0, 8));  // behind the head, waiting on everything
+            second_decoded = true;
+          }
+          break;
+        case 2: {
+          const uint32_t warp = 1 + rng() % 3;
+          const InstOperands o = ops().write(rng() % 16).read(32 + rng() % 8);
+          const ScoreboardToken t = sb->on_decode(warp, o);
+          if (sb->can_issue(warp, o, t) == IssueCheck::kReady) {
+            const Reservation r = sb->reserve(warp, o, t);
+            for (uint32_t i = 0; i < r.count; ++i) others.emplace_back(warp, r.handles[i]);
+          } else {
+            sb->discard(warp, t);
+          }
+          break;
+        }
+        default:
+          if (!others.empty()) {
+            const size_t k = rng() % others.size();
+            sb->release(others[k].first, others[k].second);
+            others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
+          }
+      }
+      ASSERT_EQ(sb->can_issue(0, head, token), IssueCheck::kReady) << "round " << round << " step " << step;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllScoreboards, ScoreboardContract, testing::Values("bitmap", "rid-table"),

@@ -67,7 +67,8 @@ class Scoreboard {
   virtual ScoreboardToken on_decode(uint32_t warp, const InstOperands& ops) = 0;
 
   // Caller: ops and token are those of one on_decode of this warp, not yet reserved or discarded.
-  // No state changes.
+  // No state changes. A kReady answer holds until this warp's next reserve or discard: releases,
+  // later decodes and other warps' calls never take it back (the SM asks a head once).
   virtual IssueCheck can_issue(uint32_t warp, const InstOperands& ops, ScoreboardToken token) const = 0;
 
   // The instruction issues: its destinations become pending and its token dies. Throws
