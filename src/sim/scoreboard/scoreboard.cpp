@@ -21,19 +21,13 @@ std::string_view issue_check_name(IssueCheck check) {
 
 namespace scoreboard_detail {
 
-void check_ranges(const InstOperands& ops, uint32_t registers_per_warp) {
-  auto check = [&](const RegRange& r) {
-    if (r.count == 0 || r.end() > registers_per_warp)
-      throw std::out_of_range("scoreboard: register range " + std::to_string(r.first) + "+" + std::to_string(r.count) +
-                              " outside the warp's " + std::to_string(registers_per_warp) + " slots");
-  };
-  for (const RegRange& r : ops.dsts()) check(r);
-  for (const RegRange& r : ops.srcs()) check(r);
+void throw_bad_range(const RegRange& r, uint32_t registers_per_warp) {
+  throw std::out_of_range("scoreboard: register range " + std::to_string(r.first) + "+" + std::to_string(r.count) +
+                          " outside the warp's " + std::to_string(registers_per_warp) + " slots");
 }
 
-void check_warp(uint32_t warp, uint32_t warps) {
-  if (warp >= warps)
-    throw std::out_of_range("scoreboard: warp " + std::to_string(warp) + " of " + std::to_string(warps));
+void throw_bad_warp(uint32_t warp, uint32_t warps) {
+  throw std::out_of_range("scoreboard: warp " + std::to_string(warp) + " of " + std::to_string(warps));
 }
 
 }  // namespace scoreboard_detail
