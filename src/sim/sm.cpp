@@ -254,7 +254,10 @@ void Sm::charge_scan(Partition& part, uint64_t cycle) {
   const uint64_t cycles = cycle - part.charged_from;
   part.charged_from = cycle;
   if (!part.charging) return;
-  for (size_t i = 0; i < kStallReasonCount; ++i) stats_.warp_stalls[i] += part.scan_warp_stalls[i] * cycles;
+  for (uint32_t m = part.scan_present; m != 0; m &= m - 1) {
+    const auto i = static_cast<size_t>(std::countr_zero(m));
+    stats_.warp_stalls[i] += part.scan_warp_stalls[i] * cycles;
+  }
   stats_.scheduler_stalls[part.scan_reason] += cycles;
 }
 
@@ -318,11 +321,9 @@ bool Sm::issue(uint32_t p, uint64_t now) {
   part.ready.clear();
   // The held warps are charged their reasons without a visit: no time it reads can end a hold.
   StallCounts mine = part.held_counts;
-  uint32_t resident = 0;
-  for (size_t i = 0; i < kStallReasonCount; ++i) resident += static_cast<uint32_t>(mine[i]);
+  uint32_t present = part.held_present;  // a bit per reason that may have a warp
   uint64_t valid_until = UINT64_MAX;  // the first cycle at which a reason found here may change
   for (uint32_t local = part.running.next(0); local != kNoWarp; local = part.running.next(local + 1)) {
-    ++resident;
     StallReason r;
     const uint32_t slot = slot_of(p, local);
     WarpSlot& ws = warps_[slot];
@@ -334,6 +335,7 @@ bool Sm::issue(uint32_t p, uint64_t now) {
       if (is_dependency_stall(r) && !ws.formed) set_held(slot, r);
     }
     ++mine[static_cast<size_t>(r)];
+    present |= reason_bit(r);
     if (r == StallReason::kNotSelected) part.ready.set(local);
     if (fetch_->ready_at(slot) > now) valid_until = std::min(valid_until, fetch_->ready_at(slot));
     if (ws.ready_at > now) valid_until = std::min(valid_until, ws.ready_at);
@@ -350,25 +352,35 @@ bool Sm::issue(uint32_t p, uint64_t now) {
       const StallReason r = classify(slot, now);
       if (r != StallReason::kNotSelected) {
         ++mine[static_cast<size_t>(r)];
+        present |= reason_bit(r);
         continue;
       }
     }
     ++mine[static_cast<size_t>(StallReason::kIssued)];
+    present |= reason_bit(StallReason::kIssued);
     issue_instruction(slot, now);
     ++issued;
   }
   // The scheduler's reason: issued, or (no warp) kNoWarp, or the most common reason among its
-  // warps (the first in the category order on a tie).
+  // warps (the first in the category order on a tie; a reason with a warp is in `present`).
+  // (An issue may have ended the partition's last block: it still counts as issued.)
   size_t reason = static_cast<size_t>(StallReason::kIssued);
-  if (resident == 0) {
+  if (issued == 0 && part.resident.empty()) {
     reason = static_cast<size_t>(StallReason::kNoWarp);
   } else if (issued == 0) {
-    reason = 0;
-    for (size_t i = 1; i < kStallReasonCount; ++i)
+    reason = static_cast<size_t>(std::countr_zero(present));
+    for (uint32_t m = present & (present - 1); m != 0; m &= m - 1) {
+      const auto i = static_cast<size_t>(std::countr_zero(m));
       if (mine[i] > mine[reason]) reason = i;
+    }
   }
-  // Charged from this cycle on, until the next scan: the next cycle when this one issued.
-  part.scan_warp_stalls = mine;  // all zero when no warp is resident
+  // Charged from this cycle on, until the next scan: the next cycle when this one issued. Only
+  // the reasons present are kept and charged (a scan finds a few of the sixteen).
+  for (uint32_t m = present; m != 0; m &= m - 1) {
+    const auto i = static_cast<size_t>(std::countr_zero(m));
+    part.scan_warp_stalls[i] = mine[i];
+  }
+  part.scan_present = present;
   part.scan_reason = reason;
   part.charging = true;
   if (issued == 0) {

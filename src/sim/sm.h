@@ -207,6 +207,7 @@ class Sm {
     // scan then charges them from held_counts, without visiting them (set_held keeps both).
     std::vector<StallReason> held;
     StallCounts held_counts{};             // resident warps by held reason
+    uint32_t held_present = 0;             // reason_bit of each reason held_counts has warps for
     // The issue stage's scan of a partition that issued nothing holds until an event touches
     // one of its warps (a writeback, a fetch, an issue in the partition, a block starting or
     // ending, a CTA barrier's release, the LD/ST unit's room changing) or the clock reaches a
@@ -218,7 +219,8 @@ class Sm {
     // idle), at once when that comes, not cycle by cycle: its warps by reason, and the
     // scheduler's reason. charged_from: the first cycle not yet charged; charging: false while
     // the SM is idle (charge_idle_until charges those cycles).
-    StallCounts scan_warp_stalls{};
+    StallCounts scan_warp_stalls{};  // valid only for the reasons in scan_present (bit i: reason i)
+    uint32_t scan_present = 0;
     size_t scan_reason = 0;
     uint64_t charged_from = 0;
     bool charging = false;

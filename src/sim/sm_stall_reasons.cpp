@@ -68,10 +68,17 @@ void Sm::set_held(uint32_t slot, StallReason reason) {
   StallReason& h = part.held[local];
   if (h == reason) return;
   if (reason == StallReason::kExited) fetch_->stop(slot);  // final: it fetches no more
-  if (h == StallReason::kNotSelected) part.running.reset(local);
-  else --part.held_counts[static_cast<size_t>(h)];
-  if (reason == StallReason::kNotSelected) part.running.set(local);
-  else ++part.held_counts[static_cast<size_t>(reason)];
+  if (h == StallReason::kNotSelected) {
+    part.running.reset(local);
+  } else if (--part.held_counts[static_cast<size_t>(h)] == 0) {
+    part.held_present &= ~reason_bit(h);
+  }
+  if (reason == StallReason::kNotSelected) {
+    part.running.set(local);
+  } else {
+    ++part.held_counts[static_cast<size_t>(reason)];
+    part.held_present |= reason_bit(reason);
+  }
   h = reason;
 }
 

@@ -41,5 +41,8 @@ constexpr std::string_view stall_reason_name(StallReason r) {
 }
 
 using StallCounts = std::array<uint64_t, kStallReasonCount>;
+// A set of reasons as a bit mask, bit i for reason i.
+static_assert(kStallReasonCount <= 32);
+constexpr uint32_t reason_bit(StallReason r) { return uint32_t{1} << static_cast<uint32_t>(r); }
 
 }  // namespace lockstep::sim

@@ -50,7 +50,29 @@ TEST(DependentChain, StallCountsAddUpToResidentWarpCycles) {
   EXPECT_EQ(warp_cycles, t.resident_warp_cycles);
   EXPECT_EQ(scheduler_cycles, t.cycles * t.sm_count * t.schedulers_per_sm);
   EXPECT_EQ(stall(t, sim::StallReason::kIssued), t.warp_instructions);
+  // One issue slot per scheduler: a scheduler-cycle that issued is one warp instruction.
+  ASSERT_EQ(t.issue_width, 1u);
+  EXPECT_EQ(t.scheduler_stalls[static_cast<size_t>(sim::StallReason::kIssued)], t.warp_instructions);
   EXPECT_EQ(t.thread_instructions, t.warp_instructions * 8);
+}
+
+// A block whose last warp's `ret` has nothing in flight ends in the cycle it issues: that
+// scheduler-cycle still counts as issued, not as one without a warp.
+TEST(DependentChain, ABlockEndingAtItsLastIssueCountsAsIssued) {
+  auto engine = timing_engine(fast_fetch_teaching());
+  const sim::KernelTiming t = run_timed(*engine, R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  ret;
+}
+)",
+                                        3, 24);
+  EXPECT_GE(t.warp_instructions, 9u);  // 3 blocks of 3 warps
+  EXPECT_EQ(t.scheduler_stalls[static_cast<size_t>(sim::StallReason::kIssued)], t.warp_instructions);
+  uint64_t scheduler_cycles = 0;
+  for (uint64_t n : t.scheduler_stalls) scheduler_cycles += n;
+  EXPECT_EQ(scheduler_cycles, t.cycles * t.sm_count * t.schedulers_per_sm);
 }
 
 }  // namespace
