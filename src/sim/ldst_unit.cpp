@@ -68,11 +68,26 @@ uint64_t LdstUnit::local_address(uint32_t warp_slot, uint32_t lane, uint64_t off
 }
 
 void LdstUnit::add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot) {
+  const std::vector<func::AccessRecord>& records = log.records();
+  // Most instructions access one element per lane, recorded in lane order: one round, read in
+  // place. The scan also finds which of the two paths (shared, the rest) the round needs.
+  bool shared = false, other = false;
+  int last_lane = -1;
+  bool one_round = true;
+  for (const func::AccessRecord& r : records) {
+    if (static_cast<int>(r.lane) <= last_lane) {
+      one_round = false;
+      break;
+    }
+    last_lane = r.lane;
+    (r.space == func::AccessSpace::kShared ? shared : other) = true;
+  }
+  if (one_round) return add_round(id, records, warp_slot, shared, other);
   // Round k holds every lane's k-th access: a lane that accesses several elements (a wmma
   // fragment) makes several warp-wide accesses, each coalesced on its own.
   std::array<uint16_t, 64> count{};
   size_t rounds = 0;
-  for (const func::AccessRecord& r : log.records()) {
+  for (const func::AccessRecord& r : records) {
     const size_t k = count[r.lane]++;
     if (k >= rounds_.size()) rounds_.emplace_back();
     if (k >= rounds) {
@@ -81,51 +96,52 @@ void LdstUnit::add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot) 
     }
     rounds_[k].push_back(r);
   }
+  for (size_t k = 0; k < rounds; ++k) add_round(id, rounds_[k], warp_slot, true, true);
+}
+
+void LdstUnit::add_round(uint32_t id, std::span<const func::AccessRecord> round, uint32_t warp_slot,
+                         bool may_be_shared, bool may_be_other) {
   const Instruction& in = instructions_[id];
-  if (in.constant) {
-    for (size_t k = 0; k < rounds; ++k) add_constant(id, rounds_[k]);
-    return;
-  }
+  if (in.constant) return add_constant(id, round);
   const Work work = in.kind == mem::AccessKind::kWrite    ? Work::kWrite
                     : in.kind == mem::AccessKind::kAtomic ? Work::kAtomic
                     : in.bypass_l1                        ? Work::kReadBypass
                                                           : Work::kRead;
-  for (size_t k = 0; k < rounds; ++k) {
-    for (const bool shared : {false, true}) {
-      uint64_t mask = 0;
-      uint32_t widest = 0;
-      for (const func::AccessRecord& r : rounds_[k]) {
-        if ((r.space == func::AccessSpace::kShared) != shared) continue;
-        mask |= uint64_t{1} << r.lane;
-        widest = std::max(widest, r.size);
-        lane_addresses_[r.lane] =
-            r.space == func::AccessSpace::kLocal ? local_address(warp_slot, r.lane, r.address) : r.address;
+  for (const bool shared : {false, true}) {
+    if (!(shared ? may_be_shared : may_be_other)) continue;
+    uint64_t mask = 0;
+    uint32_t widest = 0;
+    for (const func::AccessRecord& r : round) {
+      if ((r.space == func::AccessSpace::kShared) != shared) continue;
+      mask |= uint64_t{1} << r.lane;
+      widest = std::max(widest, r.size);
+      lane_addresses_[r.lane] =
+          r.space == func::AccessSpace::kLocal ? local_address(warp_slot, r.lane, r.address) : r.address;
+    }
+    if (mask == 0) continue;
+    if (shared) {
+      const mem::BankResult b = banks_.access(lane_addresses_, mask, access_bytes(widest));
+      ++stats_.shared_accesses;
+      stats_.shared_passes += b.passes;
+      ++stats_.conflict_degree[std::min<uint32_t>(b.degree, 32)];
+      for (uint32_t p = 0; p < b.passes; ++p) queue_.push_back({id, Work::kSharedPass, 0, 0});
+      instructions_[id].remaining += b.passes;
+    } else {
+      coalescer_.coalesce(lane_addresses_, mask, access_bytes(widest), transactions_);
+      ++stats_.global_accesses;
+      for (const mem::Transaction& t : transactions_) {
+        queue_.push_back({id, work, t.address / options_.coalescer.line_bytes, t.sectors});
+        stats_.sectors += static_cast<uint64_t>(std::popcount(t.sectors));
       }
-      if (mask == 0) continue;
-      if (shared) {
-        const mem::BankResult b = banks_.access(lane_addresses_, mask, access_bytes(widest));
-        ++stats_.shared_accesses;
-        stats_.shared_passes += b.passes;
-        ++stats_.conflict_degree[std::min<uint32_t>(b.degree, 32)];
-        for (uint32_t p = 0; p < b.passes; ++p) queue_.push_back({id, Work::kSharedPass, 0, 0});
-        instructions_[id].remaining += b.passes;
-      } else {
-        coalescer_.coalesce(lane_addresses_, mask, access_bytes(widest), transactions_);
-        ++stats_.global_accesses;
-        for (const mem::Transaction& t : transactions_) {
-          queue_.push_back({id, work, t.address / options_.coalescer.line_bytes, t.sectors});
-          stats_.sectors += static_cast<uint64_t>(std::popcount(t.sectors));
-        }
-        stats_.transactions += transactions_.size();
-        instructions_[id].remaining += static_cast<uint32_t>(transactions_.size());
-      }
+      stats_.transactions += transactions_.size();
+      instructions_[id].remaining += static_cast<uint32_t>(transactions_.size());
     }
   }
 }
 
 // The constant cache serves one address a cycle: a warp's distinct addresses are serialised,
 // lanes on the same address share it (broadcast).
-void LdstUnit::add_constant(uint32_t id, const std::vector<func::AccessRecord>& round) {
+void LdstUnit::add_constant(uint32_t id, std::span<const func::AccessRecord> round) {
   const uint32_t line_bytes = options_.constant_cache.line_bytes;
   const uint32_t sector_bytes = options_.constant_cache.sector_bytes;
   const size_t first = queue_.size();

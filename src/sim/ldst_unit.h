@@ -17,6 +17,7 @@
 // only in the serial phase, through outbound() and deliver().
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "func/access_log.h"
@@ -137,7 +138,11 @@ class LdstUnit {
     uint64_t issued = 0;
   };
 
-  void add_constant(uint32_t id, const std::vector<func::AccessRecord>& round);
+  // One warp-wide access of instruction `id` (one element per lane at most); may_be_*: whether
+  // it can hold shared-memory records and other records (a path that cannot is skipped).
+  void add_round(uint32_t id, std::span<const func::AccessRecord> round, uint32_t warp_slot, bool may_be_shared,
+                 bool may_be_other);
+  void add_constant(uint32_t id, std::span<const func::AccessRecord> round);
   void served(uint32_t id, uint64_t ready);
   void finish_if_done(uint32_t id, uint64_t now, std::vector<FinishedAccess>& finished);
   bool fill(uint64_t now, std::vector<FinishedAccess>& finished);
