@@ -54,14 +54,6 @@ void Coalescer::coalesce(std::span<const uint64_t> lane_addresses, uint64_t acti
   }
 }
 
-uint32_t Coalescer::sectors_of(uint64_t address, uint64_t bytes) const {
-  const uint64_t in_line = address & (options_.line_bytes - 1);
-  const uint64_t first = in_line >> sector_shift_;
-  const uint64_t last = (in_line + bytes - 1) >> sector_shift_;
-  // Bits first..last; computed in 64 bits so that last == 31 does not shift by 32.
-  return static_cast<uint32_t>(((uint64_t{2} << last) - 1) & ~((uint64_t{1} << first) - 1));
-}
-
 void Coalescer::emit(uint64_t address, uint64_t bytes, uint64_t lanes, std::vector<Transaction>& out) const {
   out.push_back({address, static_cast<uint32_t>(bytes), sectors_of(address, bytes), lanes});
 }
@@ -76,9 +68,12 @@ void Coalescer::coalesce_sectored(std::span<const uint64_t> lanes, uint64_t acti
     for (uint64_t line = align_down(lo, line_bytes); line < hi; line += line_bytes) {
       const uint64_t piece_lo = std::max(lo, line), piece_hi = std::min(hi, line + line_bytes);
       const uint32_t sectors = sectors_of(piece_lo, piece_hi - piece_lo);
-      // A warp touches few lines: a linear scan for this line's transaction beats any map here
-      // and allocates nothing.
-      auto open = std::find_if(out.begin(), out.end(), [line](const Transaction& t) { return t.address == line; });
+      // A warp touches few lines, neighbouring lanes mostly the same one: the last transaction
+      // first, then a linear scan, which beats any map here and allocates nothing (each line
+      // has one transaction, so the first match is the only one).
+      auto open = !out.empty() && out.back().address == line
+                      ? out.end() - 1
+                      : std::find_if(out.begin(), out.end(), [line](const Transaction& t) { return t.address == line; });
       if (open == out.end()) {
         out.push_back({line, options_.line_bytes, sectors, uint64_t{1} << lane});
       } else {

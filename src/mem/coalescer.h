@@ -78,7 +78,15 @@ class Coalescer {
   void coalesce_g80(std::span<const uint64_t> lanes, uint64_t active, uint32_t access_bytes,
                     std::vector<Transaction>& out) const;
   // The mask of the sectors that bytes [address, address + bytes) cover in their line.
-  uint32_t sectors_of(uint64_t address, uint64_t bytes) const;
+  // The sectors of its line that [address, address + bytes) touches (bytes >= 1, one line).
+  // Inline: it runs per lane.
+  uint32_t sectors_of(uint64_t address, uint64_t bytes) const {
+    const uint64_t in_line = address & (options_.line_bytes - 1);
+    const uint64_t first = in_line >> sector_shift_;
+    const uint64_t last = (in_line + bytes - 1) >> sector_shift_;
+    // Bits first..last; computed in 64 bits so that last == 31 does not shift by 32.
+    return static_cast<uint32_t>(((uint64_t{2} << last) - 1) & ~((uint64_t{1} << first) - 1));
+  }
   // Appends the transaction [address, address + bytes) serving `lanes` (within one line).
   void emit(uint64_t address, uint64_t bytes, uint64_t lanes, std::vector<Transaction>& out) const;
 
