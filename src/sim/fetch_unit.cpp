@@ -20,6 +20,7 @@ FetchUnit::FetchUnit(const FetchUnitOptions& options, const InstructionCacheOpti
 
 void FetchUnit::add_warp(uint32_t slot, uint32_t pc, uint64_t ready) {
   warps_[slot] = WarpFetch{true, false, pc, ready, false};
+  note_ready(ready);
   wake(slot);
 }
 
@@ -50,6 +51,7 @@ bool FetchUnit::fill(uint64_t address, uint64_t now) {
     if (w.resident && w.waiting && w.ready == InstructionCache::kPending &&
         uint64_t{w.pc} * kInstructionBytes / line_bytes == pc_address / line_bytes) {
       w.ready = now;
+      note_ready(now);
       wake(slot);
     }
   }
@@ -97,6 +99,7 @@ bool FetchUnit::fetch(uint32_t p, uint64_t now) {
         // A full set whose fills the hierarchy has not answered yet: try again next cycle.
         const bool retry = r.outcome == FetchOutcome::kSetFull && r.ready_cycle == InstructionCache::kPending;
         w.ready = retry ? now + 1 : r.ready_cycle;
+        note_ready(w.ready);
         w.waiting = true;
         part.dirty = true;
         return true;
@@ -120,6 +123,7 @@ bool FetchUnit::fetch(uint32_t p, uint64_t now) {
 
 uint64_t FetchUnit::next_event(uint64_t now) const {
   uint64_t next = UINT64_MAX;
+  if (latest_ready_ <= now) return next;  // no warp is held past now: nothing to scan for
   for (const WarpFetch& w : warps_)
     if (w.resident && w.ready > now) next = std::min(next, w.ready);
   return next;

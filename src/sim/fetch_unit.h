@@ -18,6 +18,7 @@
 // it full or done, and joins it again when its I-buffer frees an entry, on_room), and a partition
 // whose last scan found nothing to fetch is not scanned again until one of its warps changes or
 // the clock reaches a warp's ready cycle.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -114,6 +115,11 @@ class FetchUnit {
     part.dirty = true;
   }
   bool fetch(uint32_t p, uint64_t now);
+  // latest_ready_: no warp's ready cycle is later (a pending fill's aside, which is no cycle),
+  // so next_event scans the warps only while one may still be held.
+  void note_ready(uint64_t ready) {
+    if (ready != InstructionCache::kPending) latest_ready_ = std::max(latest_ready_, ready);
+  }
 
   FetchUnitOptions options_;
   uint32_t code_size_;
@@ -123,6 +129,7 @@ class FetchUnit {
   std::vector<WarpFetch> warps_;
   std::vector<Partition> partitions_;
   std::vector<uint32_t> touched_;
+  uint64_t latest_ready_ = 0;
 };
 
 static_assert(PipelineUnit<FetchUnit>);

@@ -505,6 +505,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
     const size_t depth = push != 0 || pop != 0 ? w.divergence->depth() : depth_before;
     if (depth > depth_before && push != 0) ws.ready_at = now + 1 + push * (depth - depth_before);
     if (depth < depth_before && pop != 0) ws.ready_at = now + 1 + pop * (depth_before - depth);
+    latest_ready_at_ = std::max(latest_ready_at_, ws.ready_at);
   }
   // A barrier instruction or an exit may have released the block's barrier (func/barrier.h).
   if (t.cta_barrier || w.status == func::Warp::Status::Exited) {

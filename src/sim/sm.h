@@ -353,6 +353,7 @@ class Sm {
   uint32_t forming_blocks_ = 0;  // resident blocks that form warps: without one, no planning per cycle
   uint32_t resident_warps_ = 0;
   uint64_t idle_since_ = 0;  // while idle(): the first cycle not yet charged
+  uint64_t latest_ready_at_ = 0;  // no warp's ready_at is later (own_next_change scans only before it)
   std::vector<uint64_t> finished_;
   struct PlacedBlock {
     uint64_t block = 0;

@@ -24,8 +24,9 @@ uint64_t Sm::own_next_change(uint64_t now) const {
   auto later = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);
   };
-  for (const WarpSlot& ws : warps_)
-    if (ws.resident) later(ws.ready_at);
+  if (latest_ready_at_ > now)  // else no warp waits for a stack cost: nothing to scan for
+    for (const WarpSlot& ws : warps_)
+      if (ws.resident) later(ws.ready_at);
   next = std::min(next, fetch_->next_event(now));
   for (const Partition& part : partitions_) {
     for (const ExecutionUnit& u : part.units) next = std::min(next, u.next_event(now));
