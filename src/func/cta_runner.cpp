@@ -69,6 +69,7 @@ void CtaRunner::start(CtaState& cta) {
   if (warps_.size() != nwarps) {
     warps_.assign(nwarps, Warp{});
     registers_.assign(nwarps, {});
+    constants_set_.assign(nwarps, 0);
     predicates_.assign(nwarps, {});
     warp_parked_.assign(nwarps, 0);
     divergence_.clear();
@@ -126,18 +127,23 @@ void CtaRunner::start(CtaState& cta) {
 
 void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in_block) {
   const uint32_t width = w.width;
-  for (const ConstantSlot& c : kernel_.constants) {
-    uint64_t* d = w.r(c.slot);
-    for (uint32_t l = 0; l < width; ++l) d[l] = c.value;
+  // The bound constants: no instruction writes their slots, so a register file keeps them from
+  // the block before on this runner.
+  if (!constants_set_[w.warp_id]) {
+    for (const ConstantSlot& c : kernel_.constants) std::fill_n(w.r(c.slot), width, c.value);
+    constants_set_[w.warp_id] = 1;
   }
   const uint32_t bx = launch_.block[0], by = launch_.block[1];
   const SharedLayout shared = shared_layout(kernel_, launch_.dynamic_shared);
   const ptx::PerformanceHints& hints = kernel_.program->hints;
+  using S = ir::SpecialReg;
   for (const SpecialSlot& s : kernel_.specials) {
     uint64_t* d = w.r(s.slot);
-    for (uint32_t l = 0; l < width; ++l) {
+    // The registers that differ from lane to lane; every other one is the same in all lanes.
+    const bool per_lane = s.reg == S::TidX || s.reg == S::TidY || s.reg == S::TidZ || s.reg == S::LaneId ||
+                          (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt);
+    for (uint32_t l = 0; l < (per_lane ? width : 1); ++l) {
       const uint32_t t = std::min(w.warp_id * width + l, threads_in_block);
-      using S = ir::SpecialReg;
       uint64_t v = 0;
       switch (s.reg) {
         case S::TidX: v = t % bx; break;
@@ -185,6 +191,7 @@ void CtaRunner::init_registers(Warp& w, const CtaState& cta, uint32_t threads_in
       if (s.reg >= S::LanemaskEq && s.reg <= S::LanemaskGt) v &= full_mask(width);  // lanes that exist
       d[l] = v;
     }
+    if (!per_lane) std::fill_n(d + 1, width - 1, d[0]);
   }
 }
 

@@ -211,6 +211,7 @@ class CtaRunner {
   bool parking_ = false;
   std::vector<Warp> warps_;
   std::vector<std::vector<uint64_t>> registers_;
+  std::vector<uint8_t> constants_set_;  // per warp: its register file holds the bound constants
   std::vector<std::vector<LaneMask>> predicates_;
   std::vector<std::unique_ptr<DivergenceUnit>> divergence_;
   // Block-level units (sm.divergence = dwf, tbc, large-warp, sbi, swi): the warps' units keep
