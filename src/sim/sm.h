@@ -145,9 +145,10 @@ class Sm {
     uint64_t busy_until = 0;
     bool formed = false;          // its block forms warps (sm_formation.cpp): it issues only in them
     // The I-buffer head passed the checks before its unit (memory barrier, scoreboard): nothing
-    // but the warp's own issue or flush, which change the head, can make them fail again (the
-    // scoreboards are per warp, and a pending write only ever completes), so the scans skip
-    // them. A wait for asynchronous copies is asked every time: other warps' copies can join it.
+    // but the warp's own issue or flush, which change the head, can make them fail again (its
+    // memory accesses in flight grow only at its issues; the scoreboards are per warp, and a
+    // pending write only ever completes), so the scans skip them. A wait for asynchronous
+    // copies is asked every time: other warps' copies can join it.
     mutable bool head_clear = false;
   };
   struct CtaSlot {
