@@ -68,7 +68,7 @@ uint64_t LdstUnit::local_address(uint32_t warp_slot, uint32_t lane, uint64_t off
 }
 
 void LdstUnit::add(uint32_t id, const func::AccessLog& log, uint32_t warp_slot) {
-  const std::vector<func::AccessRecord>& records = log.records();
+  const std::span<const func::AccessRecord> records = log.records();
   // Most instructions access one element per lane, recorded in lane order: one round, read in
   // place. The scan also finds which of the two paths (shared, the rest) the round needs.
   bool shared = false, other = false;
