@@ -8,7 +8,8 @@
 
 namespace lockstep::mem {
 
-SectorCache::SectorCache(const SectorCacheOptions& options) : options_(options) {
+SectorCache::SectorCache(const SectorCacheOptions& options)
+    : options_(options), mshr_index_(options.mshr_entries) {
   auto bad = [](const std::string& what) { throw std::invalid_argument("sector cache: " + what); };
   if (options.sets == 0) bad("sets must be at least 1");
   if (options.ways == 0 || options.ways > kMaxReplacementWays)
@@ -45,11 +46,9 @@ uint32_t SectorCache::find_way(uint64_t line) const {
   return kNone;
 }
 
-// A linear scan over the lines of the entries in use, contiguous: at most mshr_entries (tens).
 uint32_t SectorCache::find_mshr(uint64_t line) const {
-  for (uint32_t p = 0; p < mshr_used_; ++p)
-    if (mshr_lines_[p] == line) return p;
-  return kNone;
+  static_assert(LineIndex::kAbsent == kNone);
+  return mshr_index_.find(line);
 }
 
 uint32_t SectorCache::install(uint64_t line, Eviction& evicted) {
@@ -101,6 +100,7 @@ ReadResult SectorCache::read(uint64_t line, uint32_t sectors, uint64_t token) {
     position = mshr_used_++;
     mshrs_[mshr_order_[position]] = Mshr{line, 0, 0};
     mshr_lines_[position] = line;
+    mshr_index_.insert(line, position);
   }
   const uint32_t entry = mshr_order_[position];
   Mshr& mshr = mshrs_[entry];
@@ -191,8 +191,10 @@ void SectorCache::fill(uint64_t line, uint32_t sectors, std::vector<uint64_t>& r
   if (kept == 0) {
     // Every requested sector had a waiter needing it, so nothing is outstanding any more.
     assert(mshr.requested == 0);
+    mshr_index_.erase(mshr_lines_[position]);
     std::swap(mshr_order_[position], mshr_order_[--mshr_used_]);
     mshr_lines_[position] = mshr_lines_[mshr_used_];
+    if (position != mshr_used_) mshr_index_.assign(mshr_lines_[position], position);  // the last one moved here
   }
 }
 

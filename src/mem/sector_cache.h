@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "mem/line_index.h"
 #include "mem/replacement/replacement_policy.h"
 
 namespace lockstep::mem {
@@ -170,6 +171,7 @@ class SectorCache {
   std::vector<Waiter> waiters_;       // mshr_entries * mshr_max_merge
   std::vector<uint32_t> mshr_order_;  // entry indices: [0, mshr_used_) in use, the rest free
   std::vector<uint64_t> mshr_lines_;  // mshr_lines_[p]: the line of entry mshr_order_[p], p < mshr_used_
+  LineIndex mshr_index_;              // line -> its position p, for the lines in use
   uint32_t mshr_used_ = 0;
   SectorCacheStats stats_;
 };
