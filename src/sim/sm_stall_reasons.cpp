@@ -36,9 +36,8 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
   if (!ws.head_clear) {
     if (t.memory_barrier && ws.memory_in_flight != 0) return StallReason::kSynchronization;
     // A wait for asynchronous copies (async_copies.h) holds the instruction until they complete.
-    if (t.async != ir::AsyncOp::None) {
-      if (async_.holds(slot, ws.cta_slot, t, ctx_.kernel->code[head.pc], *ws.warp)) return StallReason::kSynchronization;
-    }
+    if (t.async != ir::AsyncOp::None && async_.holds(slot, ws.cta_slot, t, ctx_.kernel->code[head.pc], *ws.warp))
+      return StallReason::kSynchronization;
     switch (scoreboard_->can_issue(slot, t.operands, head.token)) {
       case IssueCheck::kReady: break;
       case IssueCheck::kRawHazard:
