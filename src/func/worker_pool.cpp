@@ -46,6 +46,10 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::work(uint32_t thread) {
   const uint32_t n = static_cast<uint32_t>(shares_.size());
+  // The tasks this thread ran, counted into done_ once at the end: one shared write per thread
+  // and batch, not one per task (done_'s line would otherwise move between cores with every
+  // task of a cycle).
+  uint32_t ran = 0;
   for (uint32_t k = 0; k < n; ++k) {
     std::atomic<uint64_t>& range = shares_[(thread + k) % n].range;
     // Look before claiming: an exhausted share is only read, so threads passing over the
@@ -63,9 +67,10 @@ void WorkerPool::work(uint32_t thread) {
       } catch (...) {
         errors_[i] = std::current_exception();
       }
-      done_.fetch_add(1);
+      ++ran;
     }
   }
+  if (ran != 0) done_.fetch_add(ran);
 }
 
 void WorkerPool::worker_loop(uint32_t thread) {

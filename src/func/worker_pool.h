@@ -11,8 +11,8 @@
 // slots of resident blocks) so finds each task on the thread that ran it last time, with its
 // state still in that core's caches, and a thread that finishes early still takes work off the
 // others. A share is one atomic word (its end, high 32 bits; its next task, low 32 bits); a
-// thread claims by advancing it, runs the task and counts it in done_; the caller returns when
-// done_ reaches the count. A thread still looking for work of a finished batch can only claim
+// thread claims by advancing it and runs the task; when it finds no more work it adds the tasks it
+// ran to done_, and the caller returns when done_ reaches the count. A thread still looking for work of a finished batch can only claim
 // tasks of the next one once its shares are published, and then runs them for it: the caller
 // waits only for tasks being run, never for a thread that has not woken up, so running more
 // threads than cores stays safe. Idle threads spin briefly, then yield, then sleep on the

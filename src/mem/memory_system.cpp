@@ -59,10 +59,11 @@ MemorySystem::MemorySystem(const MemorySystemOptions& options)
   const uint32_t slices = per_side_, channels = options.channels;
   const uint32_t count = slices % channels == 0 ? channels : channels % slices == 0 ? slices : 1;
   partitions_.resize(count);
+  partition_moved_.assign(count, 0);
   for (uint32_t s = 0; s < options.slices; ++s) partitions_[s % per_side_ % count].slices.push_back(s);
   for (uint32_t c = 0; c < channels; ++c) partitions_[c % count].channels.push_back(c);
   for (Partition& p : partitions_) p.completed.reserve(options.dram.read_queue + options.dram.write_queue);
-  tick_one_ = [this](uint32_t p) { partitions_[p].moved = tick_partition(partitions_[p], tick_now_); };
+  tick_one_ = [this](uint32_t p) { partition_moved_[p] = tick_partition(partitions_[p], tick_now_) ? 1 : 0; };
 }
 
 MemorySystemStats MemorySystem::stats() const {
@@ -251,7 +252,7 @@ bool MemorySystem::tick(uint64_t now, const ParallelFor* parallel) {
   } else {
     for (uint32_t p = 0; p < partitions_.size(); ++p) tick_one_(p);
   }
-  for (const Partition& p : partitions_) moved |= p.moved;
+  for (uint8_t m : partition_moved_) moved |= m != 0;
   moved |= responses_.tick(now);
   return moved;
 }

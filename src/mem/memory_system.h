@@ -117,7 +117,6 @@ class MemorySystem {
     std::vector<uint32_t> channels;
     MemorySystemStats stats;             // everything but requests and responses
     std::vector<DramRequest> completed;  // scratch for DramChannel::tick
-    bool moved = false;                  // in this cycle's tick
   };
 
   uint32_t payload_bytes(const MemRequest& r) const;
@@ -148,6 +147,9 @@ class MemorySystem {
   // tick()'s task for a partitioned step, made once so that no cycle builds a function.
   uint64_t tick_now_ = 0;
   std::function<void(uint32_t)> tick_one_;
+  // Per partition, whether this cycle's tick moved anything: packed apart from the partitions,
+  // which their threads write, so that tick() reads a few cache lines rather than one from each.
+  std::vector<uint8_t> partition_moved_;
 };
 
 }  // namespace lockstep::mem

@@ -104,6 +104,8 @@ class Sm {
   // SM has committed. Throws TimingFault for a device fault.
   bool commit();
   void commit_accesses();
+  // Whether commit() has anything to do: deferred instructions or trace records of the cycle.
+  bool has_commit_work() const { return !deferred_.empty() || !trace_out_.empty(); }
   // Blocks finished in the last cycle(), in the order they finished.
   const std::vector<uint64_t>& finished_blocks() const { return finished_; }
   // After a cycle that changed nothing: the first cycle at which something can change

@@ -19,21 +19,33 @@ uint32_t checked_sm_count(size_t sms) {
 
 SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads, uint32_t other_tasks)
     : sms_(sms),
-      changed_(sms.size(), 0),
+      views_(sms.size()),
       pool_(threads, std::max(checked_sm_count(sms.size()), checked_sm_count(other_tasks))),
       step_one_([this](uint32_t task) {
         const uint32_t i = (*which_)[task];
-        changed_[i] = sms_[i]->cycle(now_) ? 1 : 0;
+        Sm& sm = *sms_[i];
+        StepView v;
+        v.changed = sm.cycle(now_);
+        v.commits = sm.has_commit_work();
+        v.finished = !sm.finished_blocks().empty();
+        v.idle = sm.idle();
+        v.outbound = sm.ldst() != nullptr && !sm.ldst()->outbound().empty();
+        if (!v.changed && !v.idle) v.next_change = sm.next_change(now_);
+        views_[i] = v;
       }),
-      commit_one_([this](uint32_t task) { sms_[(*which_)[task]]->commit_accesses(); }) {}
+      commit_one_([this](uint32_t task) {
+        const uint32_t i = (*which_)[task];
+        Sm& sm = *sms_[i];
+        sm.commit_accesses();
+        views_[i].outbound = sm.ldst() != nullptr && !sm.ldst()->outbound().empty();
+      }) {}
 
 bool SmStepper::step(uint64_t now, const std::vector<uint32_t>& which) {
-  for (uint32_t i : which) changed_[i] = 0;
   which_ = &which;
   now_ = now;
   pool_.run(static_cast<uint32_t>(which.size()), step_one_);
   bool changed = false;
-  for (uint32_t i : which) changed |= changed_[i] != 0;
+  for (uint32_t i : which) changed |= views_[i].changed;
   return changed;
 }
 

@@ -19,6 +19,20 @@ class SmStepper {
   // `other_tasks`: the largest batch run() will be given.
   SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads, uint32_t other_tasks = 0);
 
+  // What the launch's serial phase reads of an SM after its step, recorded by the thread that
+  // stepped it, four SMs to a cache line. The serial phase runs on one thread: reading the SMs
+  // themselves would pull several cache lines of every stepped SM from the core that stepped it,
+  // which on a large host costs more than the phase's own work. It reads these instead, and an
+  // SM itself only where it has work with it (a commit, a response, a block).
+  struct StepView {
+    bool changed = false;   // the cycle changed the SM's state
+    bool commits = false;   // Sm::has_commit_work(): commit() has something to do
+    bool finished = false;  // blocks finished in the cycle
+    bool idle = false;      // Sm::idle()
+    bool outbound = false;  // its LD/ST unit holds misses to send (also after commit_accesses)
+    uint64_t next_change = UINT64_MAX;  // !changed && !idle: Sm::next_change(now)
+  };
+
   // Runs Sm::cycle(now) on every SM whose index is in `which` (ascending); true when any
   // changed. Every listed SM steps even when one throws; then the exception of the
   // lowest-numbered SM that threw is rethrown, as a serial run in SM order would have
@@ -30,12 +44,13 @@ class SmStepper {
   // partitions): task(i) for every i in [0, count), count <= the constructor's other_tasks.
   void run(uint32_t count, const std::function<void(uint32_t)>& task) { pool_.run(count, task); }
   uint32_t threads() const { return pool_.threads(); }
-  // Whether SM `sm` changed in the last step (it was in `which`).
-  bool changed(uint32_t sm) const { return changed_[sm] != 0; }
+  // SM `sm` as its last step (and commit_accesses) left it; current while nothing else has
+  // touched it since.
+  const StepView& view(uint32_t sm) const { return views_[sm]; }
 
  private:
   std::vector<std::unique_ptr<Sm>>& sms_;
-  std::vector<uint8_t> changed_;  // per SM, this cycle
+  std::vector<StepView> views_;  // per SM
   func::WorkerPool pool_;
   // The task of a step, made once: it reads which_ and now_, so no cycle builds a function.
   const std::vector<uint32_t>* which_ = nullptr;

@@ -1,5 +1,6 @@
 #include "sim/timing_launch.h"
 
+#include <cassert>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -37,6 +38,10 @@ class Driver {
         waiting_(sms.size()),
         free_(sms.size(), 0),
         wake_(sms.size(), 0),
+        idle_(sms.size(), 0),
+        has_outbound_(sms.size(), 0),
+        touched_(sms.size(), 0),
+        delivered_(sms.size(), 0),
         memory_(launch.memory),
         memory_clock_(launch.memory_clock),
         watchdog_(launch.launch != nullptr && launch.launch->memory != nullptr ? &launch.launch->memory->memory()
@@ -44,7 +49,11 @@ class Driver {
                   launch.watchdog) {
     stepping_.reserve(sms.size());
     committing_.reserve(sms.size());
-    for (size_t i = 0; i < sms.size(); ++i) free_[i] = available(i);
+    delivered_to_.reserve(sms.size());
+    for (size_t i = 0; i < sms.size(); ++i) {
+      free_[i] = available(i);
+      idle_[i] = sms[i]->idle();
+    }
     if (stepper_.threads() > 1)
       parallel_ = [this](uint32_t count, const std::function<void(uint32_t)>& task) { stepper_.run(count, task); };
   }
@@ -70,7 +79,8 @@ class Driver {
       }
       stepping_.clear();
       for (uint32_t i = 0; i < sms_.size(); ++i) {
-        if (sms_[i]->idle() || wake_[i] > now) continue;
+        assert(idle_[i] == sms_[i]->idle());
+        if (idle_[i] || wake_[i] > now) continue;
         stepping_.push_back(i);
       }
       const bool changed = stepper_.step(now, stepping_);
@@ -78,23 +88,44 @@ class Driver {
       // stores and atomics enter its own LD/ST unit, SMs side by side.
       committing_.clear();
       for (uint32_t s : stepping_) {
+        if (!stepper_.view(s).commits) continue;
+        touched_[s] = 1;
         if (sms_[s]->commit()) committing_.push_back(s);
       }
       stepper_.commit_accesses(committing_);
       const bool memory_moved = exchange_memory(now);
       for (uint32_t s : stepping_) {  // the others' finished_blocks() are from an earlier cycle
-        Sm& sm = *sms_[s];
-        for (size_t i = 0; i < sm.finished_blocks().size(); ++i) {
-          ++done_;
-          if (launch_.on_block_done) launch_.on_block_done(done_);
-          if (auto next = blocks_.on_block_done(sm.id(), now)) place(*next, now + 1);
+        const SmStepper::StepView& view = stepper_.view(s);
+        if (view.finished || touched_[s]) {
+          Sm& sm = *sms_[s];
+          for (size_t i = 0; i < sm.finished_blocks().size(); ++i) {
+            ++done_;
+            if (launch_.on_block_done) launch_.on_block_done(done_);
+            if (auto next = blocks_.on_block_done(sm.id(), now)) place(*next, now + 1);
+          }
         }
-        if (sm.idle()) free_[s] = now + 1;
+        // What the step saw holds unless the serial phase has changed the SM since: a commit or
+        // a block placed on it (here, or by an SM before it in this loop) is read from the SM
+        // again. Responses change it in a known way: its LD/ST unit is busy, and has work for
+        // the next cycle (LdstUnit::next_event).
+        const bool fresh = touched_[s] == 0;
+        touched_[s] = 0;
+        idle_[s] = fresh ? view.idle && !delivered_[s] : sms_[s]->idle();
+        assert(idle_[s] == sms_[s]->idle());
+        if (idle_[s]) free_[s] = now + 1;
         // An SM whose cycle changed nothing repeats it until its next change: it sleeps till
         // then, unless a response or a block wakes it first. The cycles it sleeps through are
         // charged the reasons its last scans found, when it scans again (Sm::charge_scan).
-        if (!stepper_.changed(s) && !sm.idle()) wake_[s] = std::max(wake_[s], sm.next_change(now));
+        if (!view.changed && !idle_[s]) {
+          const uint64_t next = !fresh           ? sms_[s]->next_change(now)
+                                : delivered_[s] ? std::min(view.next_change, now + 1)
+                                                : view.next_change;
+          assert(next == sms_[s]->next_change(now));
+          wake_[s] = std::max(wake_[s], next);
+        }
       }
+      for (uint32_t s : delivered_to_) delivered_[s] = 0;
+      delivered_to_.clear();
       if (blocks_.done()) return now;
       watchdog_.check(now, done_, sms_);
       if (changed || memory_moved) {
@@ -107,7 +138,7 @@ class Driver {
         if (m != UINT64_MAX) next = m - memory_clock_;
       }
       for (size_t i = 0; i < sms_.size(); ++i) {
-        if (!sms_[i]->idle()) next = std::min(next, std::max(now + 1, wake_[i]));
+        if (!idle_[i]) next = std::min(next, std::max(now + 1, wake_[i]));
         if (!waiting_[i].empty()) next = std::min(next, available(i));
       }
       if (next == UINT64_MAX)
@@ -125,6 +156,15 @@ class Driver {
   void start(uint32_t sm, uint64_t block, uint64_t cycle) {
     sms_[sm]->place_block(block, cycle);
     wake_[sm] = std::min(wake_[sm], cycle);
+    touch(sm);
+  }
+
+  // The serial phase changed SM `sm`: what its last step recorded (SmStepper::StepView) no
+  // longer holds, and the flags kept here are read from the SM again.
+  void touch(uint32_t sm) {
+    touched_[sm] = 1;
+    idle_[sm] = sms_[sm]->idle();
+    has_outbound_[sm] = 1;
   }
 
   // The memory hierarchy's phase: each SM's misses enter the memory system in SM order, the
@@ -134,22 +174,34 @@ class Driver {
     if (memory_ == nullptr) return false;
     const uint64_t clock = memory_clock_ + now;
     bool moved = false;
+    for (uint32_t s : stepping_)
+      if (stepper_.view(s).outbound) has_outbound_[s] = 1;
     for (uint32_t s = 0; s < sms_.size(); ++s) {
-      LdstUnit* unit = sms_[s]->ldst();
-      mem::RingBuffer<mem::MemRequest>& out = unit->outbound();
+      if (!has_outbound_[s]) continue;  // also misses left by a full crossbar port before
+      mem::RingBuffer<mem::MemRequest>& out = sms_[s]->ldst()->outbound();
       while (!out.empty() && memory_->can_send(s)) {
         memory_->send(s, out.front(), clock);
         out.pop();
         moved = true;
       }
+      has_outbound_[s] = out.empty() ? 0 : 1;
     }
     moved |= memory_->tick(clock, parallel_ ? &parallel_ : nullptr);
     for (uint32_t s = 0; s < sms_.size(); ++s) {
+      if (!memory_->has_response(s, clock)) continue;
       LdstUnit* unit = sms_[s]->ldst();
+      bool delivered = false;
       while (memory_->has_response(s, clock) && unit->can_deliver()) {
         unit->deliver(memory_->response(s));
         memory_->pop_response(s);
         wake_[s] = std::min(wake_[s], now + 1);
+        delivered = true;
+      }
+      if (delivered) {
+        // Its LD/ST unit now holds responses: busy, so not idle (the rest: run()'s last loop).
+        idle_[s] = 0;
+        delivered_[s] = 1;
+        delivered_to_.push_back(s);
         moved = true;
       }
     }
@@ -168,6 +220,14 @@ class Driver {
   std::vector<std::vector<uint64_t>> waiting_;  // per SM: placed blocks waiting for it to free
   std::vector<uint64_t> free_;
   std::vector<uint64_t> wake_;       // per SM: the first cycle it needs a step again
+  // Per SM, kept by the serial phase so that it reads an SM only where it has work with it
+  // (SmStepper::StepView says why): Sm::idle(); whether its LD/ST unit may hold misses to send;
+  // whether the serial phase changed it (a commit, a block) since its last step.
+  std::vector<uint8_t> idle_;
+  std::vector<uint8_t> has_outbound_;
+  std::vector<uint8_t> touched_;
+  std::vector<uint8_t> delivered_;     // responses reached it in this cycle's memory phase
+  std::vector<uint32_t> delivered_to_;  // this cycle: the SMs with delivered_ set
   mem::MemorySystem* memory_;
   uint64_t memory_clock_;
   LaunchWatchdog watchdog_;
