@@ -98,9 +98,16 @@ void WorkerPool::worker_loop(uint32_t thread) {
   }
 }
 
-void WorkerPool::run(uint32_t count, const std::function<void(uint32_t)>& task) {
+void WorkerPool::run(uint32_t count, const std::function<void(uint32_t)>& task, std::span<const uint32_t> starts) {
   if (count > errors_.size())
     throw std::invalid_argument(fmt::format("a batch of {} tasks exceeds the pool's {}", count, errors_.size()));
+  const uint32_t n = static_cast<uint32_t>(shares_.size());
+  if (!starts.empty()) {
+    bool ordered = starts.size() == n && starts[0] == 0;
+    for (uint32_t k = 1; ordered && k < n; ++k) ordered = starts[k - 1] <= starts[k] && starts[k] <= count;
+    if (!ordered)
+      throw std::invalid_argument(fmt::format("share starts must be {} ascending indices from 0 to at most {}", n, count));
+  }
   if (workers_.empty() || count == 1) {
     // One thread or one task: the same order and the same first exception, without the hand-off.
     std::exception_ptr first;
@@ -116,10 +123,11 @@ void WorkerPool::run(uint32_t count, const std::function<void(uint32_t)>& task) 
   }
   task_ = &task;
   done_.store(0);
-  const uint32_t n = static_cast<uint32_t>(shares_.size());
-  for (uint32_t k = 0; k < n; ++k)
-    shares_[k].range.store(share_range(static_cast<uint32_t>(uint64_t{count} * k / n),
-                                       static_cast<uint32_t>(uint64_t{count} * (k + 1) / n)));
+  const auto start = [&](uint32_t k) {
+    if (k == n) return count;
+    return starts.empty() ? static_cast<uint32_t>(uint64_t{count} * k / n) : starts[k];
+  };
+  for (uint32_t k = 0; k < n; ++k) shares_[k].range.store(share_range(start(k), start(k + 1)));
   generation_word_.store(++generation_);
   if (sleepers_.load() != 0) generation_word_.notify_all();
   work(0);

@@ -6,21 +6,23 @@
 // which task changes the wall time and nothing else.
 //
 // The tasks of a batch are split into one contiguous share per thread, in thread order (the
-// caller's first). Each thread runs its own share first, then helps the others with theirs. A
-// caller that gives the same tasks the same numbers from batch to batch (the SMs of a GPU, the
-// slots of resident blocks) so finds each task on the thread that ran it last time, with its
-// state still in that core's caches, and a thread that finishes early still takes work off the
-// others. A share is one atomic word (its end, high 32 bits; its next task, low 32 bits); a
-// thread claims by advancing it and runs the task; when it finds no more work it adds the tasks it
-// ran to done_, and the caller returns when done_ reaches the count. A thread still looking for work of a finished batch can only claim
-// tasks of the next one once its shares are published, and then runs them for it: the caller
-// waits only for tasks being run, never for a thread that has not woken up, so running more
-// threads than cores stays safe. Idle threads spin briefly, then yield, then sleep on the
-// generation word.
+// caller's first), equal or where the caller says. Each thread runs its own share first, then
+// helps the others with theirs. A caller that gives the same tasks the same numbers from batch
+// to batch (the slots of resident blocks), or the same shares (the SMs of a GPU), so finds each
+// task on the thread that ran it last time, with its state still in that core's caches, and a
+// thread that finishes early still takes work off the others. A share is one atomic word (its
+// end, high 32 bits; its next task, low 32 bits); a thread claims by advancing it and runs the
+// task; when it finds no more work it adds the tasks it ran to done_ (one shared write per
+// thread and batch), and the caller returns when done_ reaches the count. A thread still
+// looking for work of a finished batch can only claim tasks of the next one once its shares are
+// published, and then runs them for it: the caller waits only for tasks being run, never for a
+// thread that has not woken up, so running more threads than cores stays safe. Idle threads
+// spin briefly, then yield, then sleep on the generation word.
 #include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -43,7 +45,11 @@ class WorkerPool {
   // Calls task(i) for every i in [0, count) (count <= kMaxTasks). Every task runs even when
   // one throws; then the exception of the lowest-numbered task that threw is rethrown, as a
   // serial run in task order would have stopped at it.
-  void run(uint32_t count, const std::function<void(uint32_t)>& task);
+  // `starts`: where each thread's share begins (threads() entries, the first 0, ascending, none
+  // past count), for a caller whose tasks are a changing subset of fixed items (the SMs awake
+  // this cycle) and that wants each item on the same thread from batch to batch; empty: equal
+  // shares.
+  void run(uint32_t count, const std::function<void(uint32_t)>& task, std::span<const uint32_t> starts = {});
 
  private:
   // One thread's share of a batch, on a cache line of its own (threads claim from it at once).

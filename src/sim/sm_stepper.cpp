@@ -38,12 +38,22 @@ SmStepper::SmStepper(std::vector<std::unique_ptr<Sm>>& sms, uint32_t threads, ui
         Sm& sm = *sms_[i];
         sm.commit_accesses();
         views_[i].outbound = sm.ldst() != nullptr && !sm.ldst()->outbound().empty();
-      }) {}
+      }),
+      starts_(pool_.threads(), 0) {}
+
+std::span<const uint32_t> SmStepper::shares_of(const std::vector<uint32_t>& which) {
+  const size_t threads = starts_.size(), sms = sms_.size();
+  for (size_t k = 0; k < threads; ++k) {
+    const auto first_sm = static_cast<uint32_t>(sms * k / threads);
+    starts_[k] = static_cast<uint32_t>(std::lower_bound(which.begin(), which.end(), first_sm) - which.begin());
+  }
+  return starts_;
+}
 
 bool SmStepper::step(uint64_t now, const std::vector<uint32_t>& which) {
   which_ = &which;
   now_ = now;
-  pool_.run(static_cast<uint32_t>(which.size()), step_one_);
+  pool_.run(static_cast<uint32_t>(which.size()), step_one_, shares_of(which));
   bool changed = false;
   for (uint32_t i : which) changed |= views_[i].changed;
   return changed;
@@ -52,7 +62,7 @@ bool SmStepper::step(uint64_t now, const std::vector<uint32_t>& which) {
 void SmStepper::commit_accesses(const std::vector<uint32_t>& which) {
   if (which.empty()) return;
   which_ = &which;
-  pool_.run(static_cast<uint32_t>(which.size()), commit_one_);
+  pool_.run(static_cast<uint32_t>(which.size()), commit_one_, shares_of(which));
 }
 
 }  // namespace lockstep::sim

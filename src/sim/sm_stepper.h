@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "func/worker_pool.h"
@@ -57,6 +58,11 @@ class SmStepper {
   uint64_t now_ = 0;
   std::function<void(uint32_t)> step_one_;
   std::function<void(uint32_t)> commit_one_;
+  // Where each thread's share of a batch of SMs begins: SMs split by index, not by position
+  // among this cycle's, so an SM stays on one thread (and its state in that core's caches) while
+  // the set of SMs awake changes from cycle to cycle.
+  std::vector<uint32_t> starts_;
+  std::span<const uint32_t> shares_of(const std::vector<uint32_t>& which);
 };
 
 }  // namespace lockstep::sim

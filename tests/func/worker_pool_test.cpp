@@ -55,6 +55,39 @@ TEST(WorkerPool, RethrowsTheLowestNumberedTasksExceptionAfterAllRan) {
   }
 }
 
+TEST(WorkerPool, RunsEveryTaskOnceWithTheCallersShares) {
+  // Uneven shares, empty ones and one that starts at the end, over many batches: a thread that
+  // finishes its share takes tasks off the others', and every task still runs exactly once.
+  WorkerPool pool(3, 100);
+  ASSERT_EQ(pool.threads(), 3u);
+  std::vector<std::atomic<uint32_t>> runs(100);
+  uint32_t batches = 0;
+  for (uint32_t count : {1u, 7u, 50u, 100u}) {
+    for (const std::vector<uint32_t>& starts : std::vector<std::vector<uint32_t>>{
+             {0, 0, 0}, {0, 0, count}, {0, count / 3, count / 2}, {0, count, count}}) {
+      for (uint32_t batch = 0; batch < 50; ++batch, ++batches)
+        pool.run(count, [&](uint32_t i) { runs[i].fetch_add(1); }, starts);
+      for (uint32_t i = 0; i < 100; ++i) runs[i].store(runs[i].load() - (i < count ? 50 : 0));
+    }
+  }
+  EXPECT_EQ(batches, 4u * 4u * 50u);
+  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(runs[i].load(), 0u) << "task " << i;
+}
+
+TEST(WorkerPool, RefusesSharesThatDoNotCoverTheBatchInOrder) {
+  WorkerPool pool(3, 100);
+  const std::string expected = "share starts must be 3 ascending indices from 0 to at most 10";
+  for (const std::vector<uint32_t>& starts :
+       std::vector<std::vector<uint32_t>>{{0, 5}, {1, 5, 7}, {0, 7, 5}, {0, 5, 11}, {0, 1, 2, 3}}) {
+    try {
+      pool.run(10, [](uint32_t) {}, starts);
+      ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(e.what(), expected);
+    }
+  }
+}
+
 TEST(WorkerPool, RefusesABatchLargerThanItWasBuiltFor) {
   WorkerPool pool(2, 4);
   EXPECT_THROW(pool.run(5, [](uint32_t) {}), std::invalid_argument);
