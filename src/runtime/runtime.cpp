@@ -6,6 +6,7 @@
 #include <exception>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "config/config_error.h"
 #include "fmt/format.h"
@@ -236,6 +237,7 @@ void* Runtime::create_stream(unsigned flags, int priority) {
   auto state = std::make_unique<StreamState>();
   state->flags = flags;
   state->priority = std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority);
+  state->id = next_stream_id_++;
   void* stream = state.get();
   streams_.emplace(stream, std::move(state));
   return stream;
@@ -252,6 +254,47 @@ int Runtime::stream_priority(void* stream) const {
 }
 
 bool Runtime::destroy_stream(void* stream) { return streams_.erase(stream) != 0; }
+
+Runtime::StreamState* Runtime::stream_state(void* stream) {
+  return const_cast<StreamState*>(std::as_const(*this).stream_state(stream));
+}
+
+const Runtime::StreamState* Runtime::stream_state(void* stream) const {
+  if (stream == nullptr || stream == cudaStreamLegacy) return &legacy_stream_;
+  if (stream == cudaStreamPerThread) return &per_thread_stream_;
+  auto it = streams_.find(stream);
+  return it == streams_.end() ? nullptr : it->second.get();
+}
+
+uint64_t Runtime::stream_id(void* stream) const {
+  const StreamState* s = stream_state(stream);
+  return s == nullptr ? 0 : s->id;
+}
+
+const cudaStreamAttrValue* Runtime::stream_attribute(void* stream, int id) const {
+  const StreamState* s = stream_state(stream);
+  if (s == nullptr) return nullptr;
+  auto it = s->attributes.find(id);
+  return it == s->attributes.end() ? nullptr : &it->second;
+}
+
+void Runtime::set_stream_attribute(void* stream, int id, const cudaStreamAttrValue& value) {
+  if (StreamState* s = stream_state(stream)) s->attributes[id] = value;
+}
+
+void Runtime::set_stream_priority(void* stream, int priority) {
+  StreamState* s = stream_state(stream);
+  if (s != nullptr && s != &legacy_stream_ && s != &per_thread_stream_)
+    s->priority = std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority);
+}
+
+void Runtime::copy_stream_attributes(void* to, void* from) {
+  StreamState* t = stream_state(to);
+  const StreamState* f = stream_state(from);
+  if (t == nullptr || f == nullptr || t == f) return;
+  t->attributes = f->attributes;
+  set_stream_priority(to, f->priority);
+}
 
 void* Runtime::create_event() {
   auto e = std::make_unique<Event>();

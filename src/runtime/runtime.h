@@ -28,6 +28,7 @@
 #include "runtime/module_table.h"
 #include "runtime/progress_line.h"
 #include "runtime/stream_capture.h"
+#include "sim/occupancy.h"
 #include "stats/run_stats.h"
 #include "runtime/texture_objects.h"
 
@@ -106,6 +107,10 @@ class Runtime {
   // Resident blocks per SM for this kernel, block size and dynamic shared memory, from the
   // preset's limits (threads, blocks, registers, shared memory per SM).
   cudaError_t occupancy(int& blocks, const void* host_fun, int block_size, size_t dynamic_shared);
+  // cudaOccupancyAvailableDynamicSMemPerBlock (sim::available_dynamic_shared): the most dynamic
+  // shared memory a block of `block_size` threads may use with `blocks` blocks per SM;
+  // cudaErrorInvalidValue when that many do not fit even without any.
+  cudaError_t available_dynamic_shared(size_t& bytes, const void* host_fun, int blocks, int block_size);
 
   // Memory. Device pointers are lockstep device addresses.
   cudaError_t malloc(void** pointer, size_t bytes);
@@ -209,6 +214,20 @@ class Runtime {
   // The flags and priority a stream was created with; the special handles report 0 and 0.
   unsigned stream_flags(void* stream) const;
   int stream_priority(void* stream) const;
+  // cudaStreamGetId: the default stream (0 and cudaStreamLegacy) is 0, cudaStreamPerThread 1,
+  // created streams 2, 3, ... in creation order, never reused.
+  uint64_t stream_id(void* stream) const;
+  // The attributes a program set on a stream (cudaStreamSetAttribute; the priority is the
+  // stream's own, above), by cudaStreamAttrID; null: never set. The special handles keep theirs
+  // too. Streams run in order at the call, so attributes only have to be reported back.
+  const cudaStreamAttrValue* stream_attribute(void* stream, int id) const;
+  void set_stream_attribute(void* stream, int id, const cudaStreamAttrValue& value);
+  void set_stream_priority(void* stream, int priority);  // clamped into the range
+  // cudaStreamCopyAttributes: `to` takes `from`'s attributes and priority.
+  void copy_stream_attributes(void* to, void* from);
+  // The flags of cudaSetDeviceFlags, as cudaGetDeviceFlags reports them back.
+  unsigned device_flags() const { return device_flags_; }
+  void set_device_flags(unsigned flags) { device_flags_ = flags; }
   // The default stream (0), the special handles cudaStreamLegacy (1) and cudaStreamPerThread (2),
   // or a stream created by cudaStreamCreate*.
   bool is_stream(void* stream) const {
@@ -247,6 +266,11 @@ class Runtime {
   uint32_t known_registers(const KernelRecord& k) const;
   // The most dynamic shared memory a launch of `k` may ask for (cudaFuncSetAttribute raises it).
   uint64_t dynamic_shared_limit(const KernelRecord& k, uint32_t static_shared) const;
+  sim::OccupancyRequest occupancy_request(const KernelRecord& k, const KernelInfo& info, int block_size,
+                                          size_t dynamic_shared) const;
+  // Blocks per SM for the request; an estimated register count never makes a block that fits
+  // otherwise unlaunchable.
+  uint32_t resident_blocks(sim::OccupancyRequest request, bool registers_known) const;
 
   RuntimeOptions options_;
   std::FILE* out_;
@@ -268,8 +292,18 @@ class Runtime {
   struct StreamState {
     unsigned flags = 0;
     int priority = 0;
+    uint64_t id = 0;
+    std::map<int, cudaStreamAttrValue> attributes;
   };
   std::unordered_map<void*, std::unique_ptr<StreamState>> streams_;  // a stream is the address of its state
+  // The special handles' state (0 and cudaStreamLegacy share one; cudaStreamPerThread, one for
+  // every host thread): ids and attributes only, their flags and priority stay 0.
+  StreamState legacy_stream_{0, 0, 0, {}};
+  StreamState per_thread_stream_{0, 0, 1, {}};
+  uint64_t next_stream_id_ = 2;
+  unsigned device_flags_ = 0;
+  StreamState* stream_state(void* stream);
+  const StreamState* stream_state(void* stream) const;
   struct Event {
     bool recorded = false;
     uint64_t at = 0;  // thread instructions run before the record

@@ -83,6 +83,31 @@ cudaError_t Runtime::set_kernel_attribute(const void* host_fun, cudaFuncAttribut
   }
 }
 
+sim::OccupancyRequest Runtime::occupancy_request(const KernelRecord& k, const KernelInfo& info, int block_size,
+                                                 size_t dynamic_shared) const {
+  sim::OccupancyRequest request;
+  request.block_size = static_cast<uint32_t>(block_size);
+  const uint32_t registers = known_registers(k);
+  request.registers_per_thread = registers != 0 ? registers : sim::kEstimatedRegistersPerThread;
+  request.static_shared = info.static_shared_bytes;
+  request.dynamic_shared = dynamic_shared;
+  request.max_dynamic_shared = dynamic_shared_limit(k, info.static_shared_bytes);
+  auto settings = kernel_settings_.find(&k);
+  if (settings != kernel_settings_.end()) request.carveout_percent = settings->second.carveout;
+  return request;
+}
+
+uint32_t Runtime::resident_blocks(sim::OccupancyRequest request, bool registers_known) const {
+  sim::Occupancy o = sim::compute_occupancy(options_.gpu, request);
+  if (o.blocks == 0 && o.by_registers == 0 && !registers_known) {
+    // An estimated register count may lower occupancy but never make a block that fits by
+    // threads and shared memory look unlaunchable.
+    request.registers_per_thread = 0;
+    o.blocks = std::min(1u, sim::compute_occupancy(options_.gpu, request).blocks);
+  }
+  return o.blocks;
+}
+
 cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size, size_t dynamic_shared) {
   const KernelRecord* k = nullptr;
   ModuleId module{};
@@ -90,23 +115,22 @@ cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size
   const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
   if (info == nullptr) return record(error);
   if (block_size <= 0) return record(cudaErrorInvalidValue);
-  sim::OccupancyRequest request;
-  request.block_size = static_cast<uint32_t>(block_size);
-  const uint32_t registers = known_registers(*k);
-  request.registers_per_thread = registers != 0 ? registers : sim::kEstimatedRegistersPerThread;
-  request.static_shared = info->static_shared_bytes;
-  request.dynamic_shared = dynamic_shared;
-  request.max_dynamic_shared = dynamic_shared_limit(*k, info->static_shared_bytes);
-  auto settings = kernel_settings_.find(k);
-  if (settings != kernel_settings_.end()) request.carveout_percent = settings->second.carveout;
-  sim::Occupancy o = sim::compute_occupancy(options_.gpu, request);
-  if (o.blocks == 0 && o.by_registers == 0 && registers == 0) {
-    // An estimated register count may lower occupancy but never make a block that fits by
-    // threads and shared memory look unlaunchable.
-    request.registers_per_thread = 0;
-    o.blocks = std::min(1u, sim::compute_occupancy(options_.gpu, request).blocks);
-  }
-  blocks = static_cast<int>(o.blocks);
+  blocks = static_cast<int>(
+      resident_blocks(occupancy_request(*k, *info, block_size, dynamic_shared), known_registers(*k) != 0));
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::available_dynamic_shared(size_t& bytes, const void* host_fun, int blocks, int block_size) {
+  const KernelRecord* k = nullptr;
+  ModuleId module{};
+  cudaError_t error = cudaSuccess;
+  const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
+  if (info == nullptr) return record(error);
+  if (block_size <= 0 || blocks <= 0) return record(cudaErrorInvalidValue);
+  const std::optional<uint64_t> available = sim::available_dynamic_shared(
+      options_.gpu, occupancy_request(*k, *info, block_size, 0), static_cast<uint32_t>(blocks));
+  if (!available) return record(cudaErrorInvalidValue);
+  bytes = static_cast<size_t>(*available);
   return cudaSuccess;
 }
 

@@ -86,6 +86,33 @@ Occupancy compute_occupancy(const config::GpuConfig& gpu, const OccupancyRequest
   return o;
 }
 
+std::optional<uint64_t> available_dynamic_shared(const config::GpuConfig& gpu, const OccupancyRequest& request,
+                                                 uint32_t blocks) {
+  const config::GpuConfig::Sm& sm = gpu.sm;
+  OccupancyRequest without = request;
+  without.dynamic_shared = 0;
+  if (blocks == 0 || compute_occupancy(gpu, without).blocks < blocks) return std::nullopt;
+  // The runtime's kernels opt in: a block may have the opt-in limit when the SM has more than
+  // the default limit, plus the system's reservation.
+  const uint64_t per_block_cap =
+      (sm.shared_bytes() > sm.shared_per_block_bytes() ? sm.shared_per_block_optin_bytes() : sm.shared_per_block_bytes()) +
+      sm.shared_reserved_per_block;
+  uint64_t per_sm = per_block_cap;
+  if (blocks > 1) {
+    const uint64_t preferred_bytes = request.carveout_percent < 0
+                                         ? sm.shared_bytes()
+                                         : uint64_t(request.carveout_percent) * sm.shared_bytes() / 100;
+    per_sm = carveout_at_least(sm, preferred_bytes).value_or(sm.shared_bytes());
+    if (per_sm == 0) per_sm = carveout_at_least(sm, 1).value_or(sm.shared_bytes());  // no split has none
+  }
+  uint64_t available = std::min(per_sm / blocks / sm.shared_alloc_unit * sm.shared_alloc_unit, per_block_cap);
+  available = available > request.static_shared ? available - request.static_shared : 0;
+  const uint64_t default_limit = sm.shared_per_block_bytes();
+  const uint64_t max_dynamic = request.max_dynamic_shared.value_or(
+      default_limit > request.static_shared ? default_limit - request.static_shared : 0);
+  return std::min(available, max_dynamic);
+}
+
 std::string limit_names(uint32_t limited_by) {
   static constexpr std::pair<uint32_t, const char*> kNames[] = {
       {kLimitWarps, "warps"}, {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"},

@@ -52,6 +52,15 @@ struct Occupancy {
 
 Occupancy compute_occupancy(const config::GpuConfig& gpu, const OccupancyRequest& request);
 
+// The most dynamic shared memory a block may use with `blocks` blocks still resident per SM, as
+// CUDA's calculator answers it (cudaOccAvailableDynamicSMemPerBlock; the request's
+// dynamic_shared is ignored): the SM's preferred split shared by `blocks` (a single block may
+// have the opt-in limit), rounded down to the allocation unit, less the static part, capped by
+// the kernel's dynamic limit. Like CUDA's, it does not take out the system's reservation per
+// block. nullopt (CUDA: an invalid value) when `blocks` is 0 or more than fit without any.
+std::optional<uint64_t> available_dynamic_shared(const config::GpuConfig& gpu, const OccupancyRequest& request,
+                                                 uint32_t blocks);
+
 // "warps", "registers, shared memory", ... in the bit order above; "none" for 0.
 std::string limit_names(uint32_t limited_by);
 

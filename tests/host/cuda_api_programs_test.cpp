@@ -1,7 +1,8 @@
 // CUDA runtime API coverage through unmodified programs (tests/host/programs), each built for
 // sm_75, sm_80 and sm_90 and run through `lockstep run`: vector add, constant memory, a device
 // fault, streams and events, dynamic shared memory, pinned memory, two translation units,
-// templates, device printf, Thrust and CUB, device malloc/new with limits.
+// templates, device printf, Thrust and CUB, device malloc/new with limits; and one built with
+// --default-stream per-thread.
 // stdout and the exit code are exact; stderr carries only the per-kernel summary.
 #include "host/run_lockstep.h"
 
@@ -263,6 +264,25 @@ TEST_P(HostApiProgram, DeviceNewDeleteMallocFreeAndLimits) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Arches, HostApiProgram, ::testing::Values("sm75", "sm80", "sm90"));
+
+// nvcc --default-stream per-thread: the _ptsz/_ptds entry points, stream 0 as the thread's own
+// (capturable) stream, stream ids and attributes, device flags, and the dynamic shared memory the
+// occupancy calculator leaves: by default capped at 48 KiB, then the opted-in limit for one block,
+// then half the SM (228 KiB) for two.
+TEST(HostPerThreadStream, RunsAndReportsWhatCudaReports) {
+  const ProgramOutcome r = run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/per_thread_stream");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out,
+            "record cudaSuccess, capture cudaSuccess cudaSuccess, mismatches=0\n"
+            "ids: default 1 legacy 0 created 2, device 0\n"
+            "window cudaSuccess/cudaErrorInvalidValue: same base 4000 0.75 2 1, sync policy 1, priority 0, "
+            "reset cudaSuccess\n"
+            "device flags 0 -> 12 (cudaSuccess), two schedules cudaErrorInvalidValue\n"
+            "attach cudaSuccess, managed total 7000; dynamic shared 49152 100000 116736, launch cudaSuccess, "
+            "sums total 7000\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
 
 }  // namespace
 }  // namespace lockstep::test

@@ -128,6 +128,39 @@ TEST_P(OccupancyOracle, EqualsCudaOccupancyHeader) {
   for (uint32_t b = 0; b < 4; ++b) EXPECT_GT(limited[b], 10u) << limit_names(1u << b);
 }
 
+// cudaOccupancyAvailableDynamicSMemPerBlock's calculation, for 1 to 40 blocks per SM: the same
+// bytes, and no answer exactly where the header refuses (more blocks than fit without any).
+TEST_P(OccupancyOracle, AvailableDynamicSharedEqualsCudaOccupancyHeader) {
+  const config::GpuConfig g = config::load_gpu_config(GetParam());
+  const cudaOccDeviceProp device = device_of(g);
+  uint32_t answered = 0, refused = 0;
+  for (const OccupancyRequest& r : requests_for(g)) {
+    const cudaOccFuncAttributes function = function_of(g, r);
+    cudaOccDeviceState state;
+    state.carveoutConfig = r.carveout_percent;
+    for (uint32_t blocks : {1u, 2u, 3u, 4u, 7u, 8u, 16u, 32u, 40u}) {
+      SCOPED_TRACE(testing::Message() << g.preset << " block " << r.block_size << " regs " << r.registers_per_thread
+                                      << " static " << r.static_shared << " carveout " << r.carveout_percent
+                                      << " blocks " << blocks);
+      size_t expected = 0;
+      const cudaOccError status = cudaOccAvailableDynamicSMemPerBlock(
+          &expected, &device, &function, &state, static_cast<int>(blocks), static_cast<int>(r.block_size));
+      const std::optional<uint64_t> got = available_dynamic_shared(g, r, blocks);
+      if (status == CUDA_OCC_SUCCESS) {
+        ASSERT_TRUE(got.has_value());
+        EXPECT_EQ(*got, expected);
+        ++answered;
+      } else {
+        EXPECT_FALSE(got.has_value()) << *got;
+        ++refused;
+      }
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(answered, 100u);
+  EXPECT_GT(refused, 100u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Presets, OccupancyOracle, testing::Values("v100", "a100", "h100", "h200"));
 
 TEST(OccupancyOracleWarpWidth, NarrowAndWideWarpsEqualTheHeaderToo) {

@@ -41,7 +41,7 @@ extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCap
 }
 
 extern "C" cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  return cudaStreamBeginCapture(stream, mode);
+  return cudaStreamBeginCapture(per_thread_stream(stream), mode);
 }
 
 // Captures into a graph the program made (or a child graph or conditional body it holds a
@@ -81,7 +81,8 @@ extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, c
                                                           const cudaGraphNode_t* dependencies,
                                                           const cudaGraphEdgeData* dependencyData,
                                                           size_t numDependencies, cudaStreamCaptureMode mode) {
-  return cudaStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode);
+  return cudaStreamBeginCaptureToGraph(per_thread_stream(stream), graph, dependencies, dependencyData, numDependencies,
+                                       mode);
 }
 
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
@@ -105,7 +106,7 @@ extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pG
 }
 
 extern "C" cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* pGraph) {
-  return cudaStreamEndCapture(stream, pGraph);
+  return cudaStreamEndCapture(per_thread_stream(stream), pGraph);
 }
 
 extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
@@ -117,7 +118,7 @@ extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCapt
 }
 
 extern "C" cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
-  return cudaStreamIsCapturing(stream, pCaptureStatus);
+  return cudaStreamIsCapturing(per_thread_stream(stream), pCaptureStatus);
 }
 
 // Edges are never annotated here, so edgeData_out (when asked for) holds default entries.
@@ -147,8 +148,8 @@ extern "C" cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaSt
                                                      const cudaGraphNode_t** dependencies_out,
                                                      const cudaGraphEdgeData** edgeData_out,
                                                      size_t* numDependencies_out) {
-  return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
-                                  numDependencies_out);
+  return cudaStreamGetCaptureInfo(per_thread_stream(stream), captureStatus_out, id_out, graph_out, dependencies_out,
+                                  edgeData_out, numDependencies_out);
 }
 
 extern "C" cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
@@ -169,7 +170,7 @@ extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, 
 }
 
 extern "C" cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
-  return cudaLaunchHostFunc(stream, fn, userData);
+  return cudaLaunchHostFunc(per_thread_stream(stream), fn, userData);
 }
 
 // Stream callbacks cannot be captured (CUDA refuses them too; cudaLaunchHostFunc can be).
@@ -188,5 +189,5 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCall
 
 extern "C" cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
                                                   unsigned int flags) {
-  return cudaStreamAddCallback(stream, callback, userData, flags);
+  return cudaStreamAddCallback(per_thread_stream(stream), callback, userData, flags);
 }

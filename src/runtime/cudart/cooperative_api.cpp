@@ -4,6 +4,7 @@
 
 using lockstep::runtime::guarded;
 using lockstep::runtime::process_runtime;
+using lockstep::runtime::per_thread_stream;
 
 extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                    size_t sharedMem, cudaStream_t /*stream*/) {
@@ -16,5 +17,5 @@ extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDi
 
 extern "C" cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                         size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, per_thread_stream(stream));
 }

@@ -28,7 +28,23 @@ extern "C" cudaError_t cudaGetDevice(int* device) {
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaSetDeviceFlags(unsigned int /*flags*/) { return cudaSuccess; }
+// The flags only steer how a real host thread waits for the GPU; they are checked and kept, and
+// cudaGetDeviceFlags reports them back.
+extern "C" cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  const unsigned known = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax | cudaDeviceSyncMemops;
+  const unsigned schedule = flags & cudaDeviceScheduleMask;
+  const bool one_schedule = schedule == cudaDeviceScheduleAuto || schedule == cudaDeviceScheduleSpin ||
+                            schedule == cudaDeviceScheduleYield || schedule == cudaDeviceScheduleBlockingSync;
+  if ((flags & ~known) != 0 || !one_schedule) return process_runtime()->record(cudaErrorInvalidValue);
+  process_runtime()->set_device_flags(flags);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  if (flags == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  *flags = process_runtime()->device_flags();
+  return cudaSuccess;
+}
 
 extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (prop == nullptr) return process_runtime()->record(cudaErrorInvalidValue);

@@ -7,6 +7,8 @@
 #include "cudart/graph_child.h"
 #include "runtime/graph_update.h"
 
+using lockstep::runtime::per_thread_stream;
+
 using lockstep::Dim3;
 using namespace lockstep::runtime;
 
@@ -102,7 +104,7 @@ extern "C" cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t s
 }
 
 extern "C" cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  return cudaGraphLaunch(graphExec, stream);
+  return cudaGraphLaunch(graphExec, per_thread_stream(stream));
 }
 
 // Nothing to upload: the graph's nodes run from host memory at launch.
@@ -113,7 +115,7 @@ extern "C" cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t s
 }
 
 extern "C" cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  return cudaGraphUpload(graphExec, stream);
+  return cudaGraphUpload(graphExec, per_thread_stream(stream));
 }
 
 // `node` is a node of the graph instantiated; only the executable graph's copy changes.

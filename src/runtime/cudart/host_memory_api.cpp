@@ -6,6 +6,7 @@
 using lockstep::runtime::guarded;
 using lockstep::runtime::RuntimeHandle;
 using lockstep::runtime::process_runtime;
+using lockstep::runtime::per_thread_stream;
 
 extern "C" cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
   return guarded([&] { return process_runtime()->malloc_host(pHost, size, flags); });
@@ -50,7 +51,7 @@ extern "C" cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t 
 }
 
 extern "C" cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream) {
-  return cudaMallocAsync(devPtr, size, stream);
+  return cudaMallocAsync(devPtr, size, per_thread_stream(stream));
 }
 
 extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
@@ -62,4 +63,6 @@ extern "C" cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   });
 }
 
-extern "C" cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) { return cudaFreeAsync(devPtr, stream); }
+extern "C" cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) {
+  return cudaFreeAsync(devPtr, per_thread_stream(stream));
+}

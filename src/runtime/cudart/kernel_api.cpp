@@ -19,7 +19,10 @@ extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, con
 }
 
 extern "C" cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
-  return cudaLaunchKernelExC(config, func, args);
+  if (config == nullptr) return cudaLaunchKernelExC(config, func, args);
+  cudaLaunchConfig_t on_thread_stream = *config;
+  on_thread_stream.stream = lockstep::runtime::per_thread_stream(config->stream);
+  return cudaLaunchKernelExC(&on_thread_stream, func, args);
 }
 
 extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
@@ -33,4 +36,12 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlo
                                                                      int blockSize, size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
                                                                 cudaOccupancyDefault);
+}
+
+extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func,
+                                                                 int numBlocks, int blockSize) {
+  if (dynamicSmemSize == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  return guarded([&] {
+    return process_runtime()->available_dynamic_shared(*dynamicSmemSize, func, numBlocks, blockSize);
+  });
 }

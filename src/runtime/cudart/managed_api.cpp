@@ -5,6 +5,7 @@
 
 using lockstep::runtime::guarded;
 using lockstep::runtime::process_runtime;
+using lockstep::runtime::per_thread_stream;
 
 extern "C" cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   return guarded([&] { return process_runtime()->malloc_managed(devPtr, size, flags); });
@@ -17,7 +18,7 @@ extern "C" cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cu
 
 extern "C" cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, cudaMemLocation location,
                                                  unsigned int flags, cudaStream_t stream) {
-  return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+  return cudaMemPrefetchAsync(devPtr, count, location, flags, per_thread_stream(stream));
 }
 
 extern "C" cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice,

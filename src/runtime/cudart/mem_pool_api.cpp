@@ -8,6 +8,7 @@ using lockstep::runtime::guarded;
 using lockstep::runtime::MemPool;
 using lockstep::runtime::process_runtime;
 using lockstep::runtime::RuntimeHandle;
+using lockstep::runtime::per_thread_stream;
 
 namespace {
 
@@ -144,5 +145,5 @@ extern "C" cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemP
 
 extern "C" cudaError_t cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t memPool,
                                                     cudaStream_t stream) {
-  return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+  return cudaMallocFromPoolAsync(ptr, size, memPool, per_thread_stream(stream));
 }

@@ -6,6 +6,7 @@
 
 using lockstep::runtime::guarded;
 using lockstep::runtime::process_runtime;
+using lockstep::runtime::per_thread_stream;
 
 namespace {
 
@@ -45,7 +46,7 @@ extern "C" cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* s
 
 extern "C" cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                               size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, per_thread_stream(stream));
 }
 
 extern "C" cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
@@ -69,7 +70,7 @@ extern "C" cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, 
 
 extern "C" cudaError_t cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                                               cudaStream_t stream) {
-  return cudaMemset2DAsync(devPtr, pitch, value, width, height, stream);
+  return cudaMemset2DAsync(devPtr, pitch, value, width, height, per_thread_stream(stream));
 }
 
 extern "C" cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
@@ -92,7 +93,7 @@ extern "C" cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_
 }
 
 extern "C" cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t stream) {
-  return cudaMemcpy3DAsync(p, stream);
+  return cudaMemcpy3DAsync(p, per_thread_stream(stream));
 }
 
 extern "C" cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
@@ -120,5 +121,5 @@ extern "C" cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value
 
 extern "C" cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
                                               cudaStream_t stream) {
-  return cudaMemset3DAsync(pitchedDevPtr, value, extent, stream);
+  return cudaMemset3DAsync(pitchedDevPtr, value, extent, per_thread_stream(stream));
 }

@@ -6,6 +6,7 @@
 #include "cudart/process_runtime.h"
 
 using lockstep::runtime::process_runtime;
+using lockstep::runtime::per_thread_stream;
 
 namespace {
 
@@ -59,5 +60,5 @@ extern "C" cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms* p, cud
 }
 
 extern "C" cudaError_t cudaMemcpy3DPeerAsync_ptsz(const cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
-  return cudaMemcpy3DPeerAsync(p, stream);
+  return cudaMemcpy3DPeerAsync(p, per_thread_stream(stream));
 }

@@ -49,4 +49,10 @@ cudaError_t guarded(F&& f) noexcept {
   return cudaErrorUnknown;
 }
 
+// In the per-thread-default-stream spellings of the entry points (the _ptsz forms, nvcc
+// --default-stream per-thread), stream 0 is the calling thread's default stream.
+inline cudaStream_t per_thread_stream(cudaStream_t stream) {
+  return stream == nullptr ? cudaStreamPerThread : stream;
+}
+
 }  // namespace lockstep::runtime

@@ -6,6 +6,7 @@ using lockstep::Dim3;
 using lockstep::runtime::LaunchConfig;
 using lockstep::runtime::guarded;
 using lockstep::runtime::process_runtime;
+using lockstep::runtime::per_thread_stream;
 
 namespace {
 
@@ -98,5 +99,5 @@ extern "C" cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim
 
 extern "C" cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                                size_t sharedMem, cudaStream_t stream) {
-  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, per_thread_stream(stream));
 }

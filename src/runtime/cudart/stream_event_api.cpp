@@ -4,6 +4,7 @@
 
 using lockstep::runtime::process_runtime;
 using lockstep::runtime::RuntimeHandle;
+using lockstep::runtime::per_thread_stream;
 
 extern "C" cudaError_t cudaStreamCreate(cudaStream_t* pStream) {
   if (pStream == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
@@ -93,6 +94,14 @@ extern "C" cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return process_runtime()->record_event(event) ? cudaSuccess : process_runtime()->record(cudaErrorInvalidResourceHandle);
 }
 
+// cudaEventRecordExternal marks the record as a node of its own in a captured graph; a capture
+// here keeps events as the stream's dependencies either way (capture_api.cpp), so both flags
+// record the same.
+extern "C" cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  if ((flags & ~cudaEventRecordExternal) != 0) return process_runtime()->record(cudaErrorInvalidValue);
+  return cudaEventRecord(event, stream);
+}
+
 extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t /*event*/) { return process_runtime()->sticky(); }
 
 extern "C" cudaError_t cudaEventQuery(cudaEvent_t /*event*/) { return process_runtime()->sticky(); }
@@ -110,9 +119,9 @@ extern "C" cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 // The per-thread-default-stream spellings (nvcc --default-stream per-thread).
 extern "C" cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int* priority) {
-  return cudaStreamGetPriority(hStream, priority);
+  return cudaStreamGetPriority(per_thread_stream(hStream), priority);
 }
 
 extern "C" cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int* flags) {
-  return cudaStreamGetFlags(hStream, flags);
+  return cudaStreamGetFlags(per_thread_stream(hStream), flags);
 }
