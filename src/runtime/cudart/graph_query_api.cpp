@@ -1,6 +1,10 @@
 // Inspecting and changing a CUDA graph's nodes: lists of nodes, roots and edges (creation
 // order), node types, and the parameters of kernel, memcpy, memset and host nodes.
+#include <cstdio>
+#include <string>
+
 #include "cudart/graph_handles.h"
+#include "runtime/graph_dot.h"
 
 using lockstep::Dim3;
 using namespace lockstep::runtime;
@@ -127,5 +131,21 @@ extern "C" cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHost
   if (h == nullptr || pNodeParams == nullptr) return invalid();
   pNodeParams->fn = h->fn;
   pNodeParams->userData = h->user_data;
+  return cudaSuccess;
+}
+
+// The graph as Graphviz DOT text (runtime/graph_dot.h); the verbosity flags change nothing.
+extern "C" cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned int /*flags*/) {
+  const RuntimeHandle r = process_runtime();
+  const Graph* g = r->graph_table().graph(graph);
+  if (g == nullptr || path == nullptr) return invalid();
+  const std::string text = graph_dot(*g, [&](const void* host_fun) {
+    const char* name = r->kernel_name(host_fun);
+    return name == nullptr ? std::string() : std::string(name);
+  });
+  std::FILE* file = std::fopen(path, "w");
+  if (file == nullptr) return r->record(cudaErrorOperatingSystem);
+  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  if (std::fclose(file) != 0 || !written) return r->record(cudaErrorOperatingSystem);
   return cudaSuccess;
 }
