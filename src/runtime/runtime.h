@@ -268,9 +268,6 @@ class Runtime {
   uint64_t dynamic_shared_limit(const KernelRecord& k, uint32_t static_shared) const;
   sim::OccupancyRequest occupancy_request(const KernelRecord& k, const KernelInfo& info, int block_size,
                                           size_t dynamic_shared) const;
-  // Blocks per SM for the request; an estimated register count never makes a block that fits
-  // otherwise unlaunchable.
-  uint32_t resident_blocks(sim::OccupancyRequest request, bool registers_known) const;
 
   RuntimeOptions options_;
   std::FILE* out_;

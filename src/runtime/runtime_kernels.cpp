@@ -97,17 +97,6 @@ sim::OccupancyRequest Runtime::occupancy_request(const KernelRecord& k, const Ke
   return request;
 }
 
-uint32_t Runtime::resident_blocks(sim::OccupancyRequest request, bool registers_known) const {
-  sim::Occupancy o = sim::compute_occupancy(options_.gpu, request);
-  if (o.blocks == 0 && o.by_registers == 0 && !registers_known) {
-    // An estimated register count may lower occupancy but never make a block that fits by
-    // threads and shared memory look unlaunchable.
-    request.registers_per_thread = 0;
-    o.blocks = std::min(1u, sim::compute_occupancy(options_.gpu, request).blocks);
-  }
-  return o.blocks;
-}
-
 cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size, size_t dynamic_shared) {
   const KernelRecord* k = nullptr;
   ModuleId module{};
@@ -115,8 +104,15 @@ cudaError_t Runtime::occupancy(int& blocks, const void* host_fun, int block_size
   const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
   if (info == nullptr) return record(error);
   if (block_size <= 0) return record(cudaErrorInvalidValue);
-  blocks = static_cast<int>(
-      resident_blocks(occupancy_request(*k, *info, block_size, dynamic_shared), known_registers(*k) != 0));
+  sim::OccupancyRequest request = occupancy_request(*k, *info, block_size, dynamic_shared);
+  sim::Occupancy o = sim::compute_occupancy(options_.gpu, request);
+  if (o.blocks == 0 && o.by_registers == 0 && known_registers(*k) == 0) {
+    // An estimated register count may lower occupancy but never make a block that fits by
+    // threads and shared memory look unlaunchable.
+    request.registers_per_thread = 0;
+    o.blocks = std::min(1u, sim::compute_occupancy(options_.gpu, request).blocks);
+  }
+  blocks = static_cast<int>(o.blocks);
   return cudaSuccess;
 }
 

@@ -18,6 +18,20 @@ std::optional<uint64_t> carveout_at_least(const config::GpuConfig::Sm& sm, uint6
   return std::nullopt;
 }
 
+// The split a carve-out preference asks for (a percentage of the SM's shared memory, rounded up
+// to a legal split; -1: no preference, all of it).
+uint64_t preferred_split(const config::GpuConfig::Sm& sm, int carveout_percent) {
+  const uint64_t bytes = carveout_percent < 0 ? sm.shared_bytes() : uint64_t(carveout_percent) * sm.shared_bytes() / 100;
+  return carveout_at_least(sm, bytes).value_or(sm.shared_bytes());
+}
+
+// The kernel's dynamic shared memory limit: its own, else the default per-block limit less the
+// static part.
+uint64_t max_dynamic_of(const config::GpuConfig::Sm& sm, const OccupancyRequest& r) {
+  const uint64_t default_limit = sm.shared_per_block_bytes();
+  return r.max_dynamic_shared.value_or(default_limit > r.static_shared ? default_limit - r.static_shared : 0);
+}
+
 uint32_t warp_limit(const config::GpuConfig::Sm& sm, uint64_t warps_per_block, uint32_t block_size) {
   if (block_size > sm.max_threads_per_block) return 0;
   const uint64_t warp_slots = std::min<uint64_t>(sm.max_threads / sm.warp_size, sm.max_warps);
@@ -45,19 +59,15 @@ uint32_t shared_limit(const config::GpuConfig::Sm& sm, const OccupancyRequest& r
   const uint64_t allocated = round_up(static_part + r.dynamic_shared, sm.shared_alloc_unit);
   out.shared_per_block = allocated;
   const uint64_t default_limit = sm.shared_per_block_bytes();
-  const uint64_t max_dynamic = r.max_dynamic_shared.value_or(
-      default_limit > r.static_shared ? default_limit - r.static_shared : 0);
+  const uint64_t max_dynamic = max_dynamic_of(sm, r);
   // A block whose static part plus its allowed dynamic part exceeds the default limit has opted in.
   const uint64_t per_block_cap =
       (static_part + max_dynamic > default_limit ? sm.shared_per_block_optin_bytes() : default_limit) +
       sm.shared_reserved_per_block;
   if (r.dynamic_shared > max_dynamic || allocated > per_block_cap) return 0;
 
-  // The preferred split (a percentage of the SM's shared memory, rounded up to a legal split),
-  // unless one block needs more: then the smallest split that holds it.
-  const uint64_t preferred_bytes =
-      r.carveout_percent < 0 ? sm.shared_bytes() : uint64_t(r.carveout_percent) * sm.shared_bytes() / 100;
-  const uint64_t preferred = carveout_at_least(sm, preferred_bytes).value_or(sm.shared_bytes());
+  // The preferred split, unless one block needs more: then the smallest split that holds it.
+  const uint64_t preferred = preferred_split(sm, r.carveout_percent);
   const uint64_t pool = preferred >= allocated ? preferred : carveout_at_least(sm, allocated).value_or(0);
   out.shared_per_sm = pool;
   if (allocated == 0) return kNoLimit;
@@ -99,18 +109,12 @@ std::optional<uint64_t> available_dynamic_shared(const config::GpuConfig& gpu, c
       sm.shared_reserved_per_block;
   uint64_t per_sm = per_block_cap;
   if (blocks > 1) {
-    const uint64_t preferred_bytes = request.carveout_percent < 0
-                                         ? sm.shared_bytes()
-                                         : uint64_t(request.carveout_percent) * sm.shared_bytes() / 100;
-    per_sm = carveout_at_least(sm, preferred_bytes).value_or(sm.shared_bytes());
+    per_sm = preferred_split(sm, request.carveout_percent);
     if (per_sm == 0) per_sm = carveout_at_least(sm, 1).value_or(sm.shared_bytes());  // no split has none
   }
   uint64_t available = std::min(per_sm / blocks / sm.shared_alloc_unit * sm.shared_alloc_unit, per_block_cap);
   available = available > request.static_shared ? available - request.static_shared : 0;
-  const uint64_t default_limit = sm.shared_per_block_bytes();
-  const uint64_t max_dynamic = request.max_dynamic_shared.value_or(
-      default_limit > request.static_shared ? default_limit - request.static_shared : 0);
-  return std::min(available, max_dynamic);
+  return std::min(available, max_dynamic_of(sm, request));
 }
 
 std::string limit_names(uint32_t limited_by) {

@@ -153,18 +153,12 @@ class Driver {
 
  private:
   // A block for SM `sm` in `cycle`: a sleeping SM wakes.
+  // What its last step recorded (SmStepper::StepView) no longer holds: the SM is read again.
   void start(uint32_t sm, uint64_t block, uint64_t cycle) {
     sms_[sm]->place_block(block, cycle);
     wake_[sm] = std::min(wake_[sm], cycle);
-    touch(sm);
-  }
-
-  // The serial phase changed SM `sm`: what its last step recorded (SmStepper::StepView) no
-  // longer holds, and the flags kept here are read from the SM again.
-  void touch(uint32_t sm) {
     touched_[sm] = 1;
     idle_[sm] = sms_[sm]->idle();
-    has_outbound_[sm] = 1;
   }
 
   // The memory hierarchy's phase: each SM's misses enter the memory system in SM order, the
