@@ -7,6 +7,43 @@
 
 namespace lockstep::runtime {
 
+bool kernel_node_attribute(cudaLaunchAttributeID id) {
+  switch (id) {
+    case cudaLaunchAttributeAccessPolicyWindow:
+    case cudaLaunchAttributeCooperative:
+    case cudaLaunchAttributeClusterDimension:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributePriority:
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+    case cudaLaunchAttributePreferredClusterDimension:
+    case cudaLaunchAttributeDeviceUpdatableKernelNode:
+    case cudaLaunchAttributeNvlinkUtilCentricScheduling:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const cudaLaunchAttributeValue* KernelNodeOp::attribute(cudaLaunchAttributeID id) const {
+  for (const cudaLaunchAttribute& a : attributes)
+    if (a.id == id) return &a.val;
+  return nullptr;
+}
+
+void KernelNodeOp::set_attribute(cudaLaunchAttributeID id, const cudaLaunchAttributeValue& value) {
+  for (cudaLaunchAttribute& a : attributes) {
+    if (a.id == id) {
+      a.val = value;
+      return;
+    }
+  }
+  cudaLaunchAttribute a{};
+  a.id = id;
+  a.val = value;
+  attributes.push_back(a);
+}
+
 void** KernelNodeOp::argument_pointers() {
   // Rebuilt at each call: a copied node must point into its own buffers.
   pointers_.clear();
@@ -108,7 +145,7 @@ MemcpyNodeOp memcpy_1d_op(void* dst, const void* src, size_t bytes, cudaMemcpyKi
   return op;
 }
 
-Graph::Graph(const Graph& other) : edges_(other.edges_), next_id_(other.next_id_) {
+Graph::Graph(const Graph& other) : edges_(other.edges_), next_id_(other.next_id_), user_objects_(other.user_objects_) {
   nodes_.reserve(other.nodes_.size());
   for (const auto& n : other.nodes_) nodes_.push_back(std::make_unique<GraphNode>(*n));
 }

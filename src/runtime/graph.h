@@ -14,6 +14,7 @@
 #include <driver_types.h>
 
 #include "engine/engine.h"
+#include "runtime/user_objects.h"
 
 namespace lockstep::runtime {
 
@@ -46,12 +47,26 @@ struct KernelNodeOp {
   Dim3 grid, block;
   size_t shared = 0;
   std::vector<std::vector<uint8_t>> args;
+  // Launch attributes of the node (cudaGraphKernelNodeSetAttribute, or those of the captured
+  // launch), one per id in the order first set. Cooperative makes the launch cooperative; the
+  // others are scheduling hints, kept and reported back.
+  std::vector<cudaLaunchAttribute> attributes;
   // One pointer per argument buffer, as cudaGraphKernelNodeGetParams hands out kernelParams.
   void** argument_pointers();
+  // The value set for `id`, or nullptr.
+  const cudaLaunchAttributeValue* attribute(cudaLaunchAttributeID id) const;
+  void set_attribute(cudaLaunchAttributeID id, const cudaLaunchAttributeValue& value);
+  bool cooperative() const {
+    const cudaLaunchAttributeValue* v = attribute(cudaLaunchAttributeCooperative);
+    return v != nullptr && v->cooperative != 0;
+  }
 
  private:
   std::vector<void*> pointers_;
 };
+
+// Whether a kernel node may hold attribute `id` ("valid for graph nodes" in driver_types.h).
+bool kernel_node_attribute(cudaLaunchAttributeID id);
 
 // cudaMemcpy3DParms limited to linear memory (no CUDA arrays); a 1D copy has extent {bytes,1,1}.
 struct MemcpyNodeOp {
@@ -161,6 +176,9 @@ struct GraphNode {
   // from the node it was made from even after nodes before it were destroyed (index shifts).
   size_t id = 0;
   NodeOp op;
+  // An executable graph's node may be disabled (cudaGraphNodeSetEnabled): it then runs as an
+  // empty node.
+  bool enabled = true;
 };
 
 class Graph {
@@ -196,11 +214,19 @@ class Graph {
   std::optional<std::vector<size_t>> topological_order() const;
   // Whether a path of edges leads from `from` to `to` (a node reaches itself).
   bool reaches(size_t from, size_t to) const;
+  // The graph this one was cloned from (cudaGraphClone; only compared, it may be gone), or null.
+  const Graph* cloned_from() const { return cloned_from_; }
+  void set_cloned_from(const Graph* original) { cloned_from_ = original; }
+  // The user objects the graph holds references to (cudaGraphRetainUserObject); copies of the
+  // graph (clones, executable graphs) hold them too.
+  UserObjectRefs& user_objects() { return user_objects_; }
 
  private:
   std::vector<std::unique_ptr<GraphNode>> nodes_;  // ids ascending
   std::vector<std::pair<size_t, size_t>> edges_;
   size_t next_id_ = 0;
+  const Graph* cloned_from_ = nullptr;
+  UserObjectRefs user_objects_;
 };
 
 }  // namespace lockstep::runtime

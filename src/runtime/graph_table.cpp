@@ -14,6 +14,7 @@ Graph& GraphTable::create() {
 Graph& GraphTable::clone(const Graph& original) {
   auto g = std::make_unique<Graph>(original);
   Graph& graph = *g;
+  graph.set_cloned_from(&original);
   graphs_.emplace(&graph, std::move(g));
   register_graph(graph);
   return graph;

@@ -31,6 +31,7 @@
 #include "sim/occupancy.h"
 #include "stats/run_stats.h"
 #include "runtime/texture_objects.h"
+#include "runtime/user_objects.h"
 
 namespace lockstep::runtime {
 
@@ -102,6 +103,8 @@ class Runtime {
   // ---- end cooperative launches ----
   bool knows_kernel(const void* host_fun) const { return modules_.kernel(host_fun) != nullptr; }
   cudaError_t kernel_attributes(const void* host_fun, cudaFuncAttributes& attributes);
+  // cudaFuncGetParamInfo: where parameter `index` of the kernel lies in its parameter buffer.
+  cudaError_t kernel_parameter(const void* host_fun, size_t index, size_t& offset, size_t& size);
   // cudaFuncSetAttribute: the dynamic shared memory limit (checked at launch) and the carve-out.
   cudaError_t set_kernel_attribute(const void* host_fun, cudaFuncAttribute attribute, int value);
   // Resident blocks per SM for this kernel, block size and dynamic shared memory, from the
@@ -345,6 +348,7 @@ class Runtime {
   // ---- CUDA graphs and stream capture (runtime_graphs.cpp) ----
  public:
   GraphTable& graph_table() { return graph_table_; }
+  UserObjectTable& user_objects() { return user_objects_; }
   StreamCaptures& captures() { return captures_; }
   // A kernel node's operation: the arguments copied now, one buffer per kernel parameter, from
   // `args` (kernelParams) or from the packed buffer `extra` names (CU_LAUNCH_PARAM_BUFFER_*).
@@ -379,6 +383,7 @@ class Runtime {
   cudaError_t run_memset(const cudaMemsetParams& params);
   cudaError_t run_conditional(const ConditionalNodeOp& op);
   cudaError_t run_mem_alloc(const MemAllocNodeOp& op);
+  UserObjectTable user_objects_;  // the program's references (graphs hold theirs)
   GraphTable graph_table_;
   StreamCaptures captures_;
   std::map<cudaGraphConditionalHandle, ConditionalHandle> conditionals_;

@@ -60,6 +60,7 @@ cudaError_t Runtime::kernel_node(KernelNodeOp& op, const void* host_fun, Dim3 gr
     if (from == nullptr) return record(cudaErrorInvalidValue);
     made.args.emplace_back(from, from + p.size);
   }
+  made.attributes = std::move(op.attributes);  // new parameters keep the node's attributes
   op = std::move(made);
   return cudaSuccess;
 }
@@ -90,9 +91,11 @@ cudaError_t Runtime::run_graph(const Graph& graph, const std::vector<size_t>& or
 }
 
 cudaError_t Runtime::run_node(const GraphNode& node) {
+  if (!node.enabled) return cudaSuccess;
   if (const auto* k = std::get_if<KernelNodeOp>(&node.op)) {
     std::vector<void*> args;
     for (const std::vector<uint8_t>& a : k->args) args.push_back(const_cast<uint8_t*>(a.data()));
+    if (k->cooperative()) return launch_cooperative(k->host_fun, k->grid, k->block, args.data(), k->shared);
     return launch(k->host_fun, k->grid, k->block, args.data(), k->shared);
   }
   if (const auto* c = std::get_if<MemcpyNodeOp>(&node.op)) {

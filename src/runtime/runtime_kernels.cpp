@@ -40,6 +40,18 @@ uint64_t Runtime::dynamic_shared_limit(const KernelRecord& k, uint32_t static_sh
   return default_limit > static_shared ? default_limit - static_shared : 0;
 }
 
+cudaError_t Runtime::kernel_parameter(const void* host_fun, size_t index, size_t& offset, size_t& size) {
+  const KernelRecord* k = nullptr;
+  ModuleId module{};
+  cudaError_t error = cudaSuccess;
+  const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
+  if (info == nullptr) return record(error);
+  if (index >= info->params.size()) return record(cudaErrorInvalidValue);
+  offset = info->params[index].offset;
+  size = info->params[index].size;
+  return cudaSuccess;
+}
+
 cudaError_t Runtime::kernel_attributes(const void* host_fun, cudaFuncAttributes& a) {
   const KernelRecord* k = nullptr;
   ModuleId module{};

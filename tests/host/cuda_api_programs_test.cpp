@@ -284,6 +284,27 @@ TEST(HostPerThreadStream, RunsAndReportsWhatCudaReports) {
   expect_only_kernel_summaries(r.err);
 }
 
+// CUDA 12's kernel handles (cudaGetKernel, cudaGetFuncBySymbol) stand for the kernel in launches
+// and queries; cudaFuncGetParamInfo gives the parameter buffer's layout (a double-and-char struct
+// at 8, 16 bytes); cudaKernelSetAttributeForDevice raises the dynamic shared memory limit; arrays
+// copy into arrays (a window, and a whole row by the deprecated 1D form); the 1D linear texture
+// limit is the attribute's.
+TEST(HostKernelHandles, StandForTheKernelAndArraysCopyIntoArrays) {
+  const ProgramOutcome r = run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/kernel_handles");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "cudaGetKernel: cudaSuccess, cudaGetFuncBySymbol: cudaSuccess, of a variable: "
+            "cudaErrorInvalidDeviceFunction\n"
+            "parameters: (0, 8) (8, 16) (24, 4); a fourth: cudaErrorInvalidValue\n"
+            "64 KiB launch: cudaErrorInvalidValue before, raise cudaSuccess, then cudaSuccess (limit 65536): "
+            "0 mismatches\n"
+            "array to array: window cudaSuccess, row cudaSuccess: 0 mismatches; half a float: cudaErrorInvalidValue, "
+            "from the host: cudaErrorInvalidMemcpyDirection\n"
+            "1D linear texture limit: cudaSuccess, equals the attribute\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
 }  // namespace
 }  // namespace lockstep::test
 

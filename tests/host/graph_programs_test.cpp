@@ -87,6 +87,35 @@ TEST_P(GraphProgram, CaptureIntoAGraphThenDestroyANode) {
   expect_only_kernel_summaries(r.err);
 }
 
+// A kernel node made cooperative by its attribute (its grid.sync() holds; without the attribute
+// the kernel traps), memcpy nodes from a __device__ symbol (in the graph and in the executable
+// graph), a node disabled and enabled again, cudaGraphNodeFindInClone, a captured cooperative
+// launch keeping its attribute, and a user object destroyed when the program's reference (moved
+// to the graph), the graph, its clone and the executable graph are all gone. Both modes.
+class GraphNodeState : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GraphNodeState, AttributesEnabledClonesSymbolsAndUserObjects) {
+  const ProgramOutcome r =
+      run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/graph_node_state", {"--mode", GetParam()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "cooperative before: cudaSuccess 0\n"
+            "set: cudaSuccess, cooperative now 1, cluster 1x1x1, stream-only attribute: cudaErrorInvalidValue\n"
+            "from symbol: cudaSuccess, past its end: cudaErrorInvalidValue\n"
+            "cooperative node: 0 mismatches; symbol copy: 0 mismatches; cudaSuccess\n"
+            "enabled 1, disable cudaSuccess, then 0: 0 mismatches; enabled again: 0 mismatches\n"
+            "exec node from the symbol's second half: cudaSuccess, 0 mismatches\n"
+            "find in clone: cudaSuccess, kernel node yes, a new handle yes, cooperative 1; another graph's node: "
+            "cudaErrorInvalidValue\n"
+            "captured cooperative launch: 1 node, cooperative 1, 0 mismatches\n"
+            "user object destroyed: 0 after the graph, 0 after its clone, 1 after the executable graph\n"
+            "program references: 0 with one left, 1 with none; bad flags: cudaErrorInvalidValue\n"
+            "PASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, GraphNodeState, ::testing::Values("functional", "timing"));
+
 INSTANTIATE_TEST_SUITE_P(Arches, GraphProgram, ::testing::Values("sm75", "sm80", "sm90"));
 
 }  // namespace

@@ -50,6 +50,10 @@ if(TARGET test_host)
     endforeach()
     lockstep_host_program(vector_add_static vector_add.cu -arch=sm_80)
     lockstep_host_program(per_thread_stream per_thread_stream.cu -cudart shared -arch=sm_80 --default-stream per-thread)
+    # Graph node attributes, enabled state, clones, symbol copies and user objects; kernel handles
+    # and array-to-array copies.
+    lockstep_host_program(graph_node_state graph_node_state.cu -cudart shared -arch=sm_80)
+    lockstep_host_program(kernel_handles kernel_handles.cu -cudart shared -arch=sm_80)
     lockstep_host_program(vector_add_sass_only vector_add.cu -cudart shared -gencode arch=compute_80,code=sm_80)
     foreach(arch ${HOST_PROGRAM_ARCHES})
       foreach(p ${HOST_MULTI_ARCH_PROGRAMS})

@@ -7,7 +7,20 @@ using lockstep::runtime::process_runtime;
 using lockstep::runtime::per_thread_stream;
 
 extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                                   size_t sharedMem, cudaStream_t /*stream*/) {
+                                                   size_t sharedMem, cudaStream_t stream) {
+  if (process_runtime()->capturing(stream)) {  // a kernel node with the cooperative attribute (kernel_api.cpp)
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = gridDim;
+    config.blockDim = blockDim;
+    config.dynamicSmemBytes = sharedMem;
+    config.stream = stream;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    return cudaLaunchKernelExC(&config, func, args);
+  }
   return guarded([&] {
     return process_runtime()->launch_cooperative(func, lockstep::Dim3{gridDim.x, gridDim.y, gridDim.z},
                                                 lockstep::Dim3{blockDim.x, blockDim.y, blockDim.z}, args,

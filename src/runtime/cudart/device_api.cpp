@@ -63,6 +63,17 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, i
   return cudaSuccess;
 }
 
+// The linear 1D texture limit is in elements whatever their format, as the device reports it.
+extern "C" cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t* maxWidthInElements,
+                                                            const cudaChannelFormatDesc* fmtDesc, int device) {
+  if (maxWidthInElements == nullptr || fmtDesc == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  int width = 0;
+  if (cudaError_t e = cudaDeviceGetAttribute(&width, cudaDevAttrMaxTexture1DLinearWidth, device); e != cudaSuccess)
+    return e;
+  *maxWidthInElements = static_cast<size_t>(width);
+  return cudaSuccess;
+}
+
 extern "C" cudaError_t cudaDriverGetVersion(int* version) {
   if (version == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
   *version = kCudaVersion;

@@ -7,9 +7,23 @@ using lockstep::runtime::process_runtime;
 
 // Launch attributes (clusters of one CTA, priorities, programmatic serialization...) are
 // scheduling hints for a functional engine that runs each launch to completion in order;
-// cudaLaunchAttributeCooperative makes it a cooperative launch.
+// cudaLaunchAttributeCooperative makes it a cooperative launch. A capturing stream records the
+// launch as a kernel node holding the attributes a node may hold.
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   if (config == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
+  if (process_runtime()->capturing(config->stream))  // a kernel node holding the launch's attributes
+    return guarded([&] {
+      lockstep::runtime::KernelNodeOp op;
+      const lockstep::Dim3 grid{config->gridDim.x, config->gridDim.y, config->gridDim.z};
+      const lockstep::Dim3 block{config->blockDim.x, config->blockDim.y, config->blockDim.z};
+      if (cudaError_t e = process_runtime()->kernel_node(op, func, grid, block, config->dynamicSmemBytes, args, nullptr);
+          e != cudaSuccess)
+        return e;
+      for (unsigned i = 0; config->attrs != nullptr && i < config->numAttrs; ++i)
+        if (lockstep::runtime::kernel_node_attribute(config->attrs[i].id))
+          op.set_attribute(config->attrs[i].id, config->attrs[i].val);
+      return process_runtime()->capture(config->stream, std::move(op));
+    });
   for (unsigned i = 0; config->attrs != nullptr && i < config->numAttrs; ++i) {
     if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative != 0)
       return cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,

@@ -163,4 +163,16 @@ extern "C" cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, s
   return cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
 }
 
+extern "C" cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                   size_t count, cudaMemcpyKind kind) {
+  return cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
+}
+
 #pragma GCC diagnostic pop
+
+extern "C" cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                     cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                     size_t width, size_t height, cudaMemcpyKind kind) {
+  return cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
+}

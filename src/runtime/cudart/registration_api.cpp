@@ -73,10 +73,7 @@ extern "C" cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim,
 
 // The kernel handle handed to the program is the host stub's address itself.
 extern "C" cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun) {
-  if (kernel == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
-  if (!process_runtime()->knows_kernel(hostFun)) return process_runtime()->record(cudaErrorInvalidDeviceFunction);
-  *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(hostFun));
-  return cudaSuccess;
+  return cudaGetKernel(kernel, hostFun);
 }
 
 extern "C" cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,

@@ -95,6 +95,32 @@ cudaError_t copy_from_array_1d(void* dst, cudaArray_const_t src, size_t wOffset,
   });
 }
 
+// Bytes per element of `array`; 0 for an unknown array.
+size_t element_bytes(cudaArray_const_t array) {
+  cudaChannelFormatDesc desc{};
+  if (process_runtime()->array_info(&desc, nullptr, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess) return 0;
+  return static_cast<size_t>(desc.x + desc.y + desc.z + desc.w) / 8;
+}
+
+// A copy of `height` rows of `width` bytes between two arrays, as cudaMemcpy3D's array-to-array
+// copy: offsets and width in bytes must be whole elements, of the same size in both arrays.
+cudaError_t copy_array_to_array(cudaArray_t dst, size_t w_dst, size_t h_dst, cudaArray_const_t src, size_t w_src,
+                                size_t h_src, size_t width, size_t height, cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return process_runtime()->record(cudaErrorInvalidMemcpyDirection);
+  const size_t e = element_bytes(src);
+  if (e == 0 || element_bytes(dst) != e || w_dst % e != 0 || w_src % e != 0 || width % e != 0)
+    return process_runtime()->record(cudaErrorInvalidValue);
+  cudaMemcpy3DParms p{};
+  p.srcArray = const_cast<cudaArray_t>(src);
+  p.srcPos = cudaPos{w_src / e, h_src, 0};
+  p.dstArray = dst;
+  p.dstPos = cudaPos{w_dst / e, h_dst, 0};
+  p.extent = cudaExtent{width / e, height, 1};
+  p.kind = kind;
+  return cudaMemcpy3D(&p);
+}
+
 }  // namespace
 
 extern "C" cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
@@ -146,4 +172,24 @@ extern "C" cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) 
 
 extern "C" cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* pResDesc, cudaSurfaceObject_t surfObject) {
   return guarded([&] { return process_runtime()->surface_object_resource(pResDesc, surfObject); });
+}
+
+extern "C" cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                size_t width, size_t height, cudaMemcpyKind kind) {
+  return guarded(
+      [&] { return copy_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind); });
+}
+
+// The deprecated 1D form: `count` bytes in row-major order, laid out alike in both arrays.
+extern "C" cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                              cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                              size_t count, cudaMemcpyKind kind) {
+  return guarded([&] {
+    size_t width = 0, height = 0, dst_width = 0, dst_height = 0;
+    if (!rows_of(src, wOffsetSrc, count, width, height) || !rows_of(dst, wOffsetDst, count, dst_width, dst_height) ||
+        width != dst_width)
+      return process_runtime()->record(cudaErrorInvalidValue);
+    return copy_array_to_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
+  });
 }
