@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "runtime/fatbin_decompress.h"
 
@@ -243,6 +245,27 @@ std::vector<uint32_t> ptx_targets(const std::vector<FatbinEntry>& entries) {
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   return targets;
+}
+
+std::vector<FatbinEntry> read_loaded_code(const void* code) {
+  if (code == nullptr) throw FatbinError("no code to load (null pointer)");
+  const auto* bytes = static_cast<const uint8_t*>(code);
+  const uint32_t magic = load<uint32_t>(bytes);
+  if (magic == kFatbinMagic) return read_fatbin_image(bytes);
+  if (magic == kWrapperMagic) return read_fatbin_wrapper(code);
+  FatbinEntry entry;
+  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+    entry.kind = FatbinEntry::Kind::Elf;
+    return {entry};
+  }
+  const std::string_view text(static_cast<const char*>(code));
+  entry.kind = FatbinEntry::Kind::Ptx;
+  entry.payload.assign(text.begin(), text.end());
+  if (const size_t at = text.find(".target"); at != std::string_view::npos) {
+    const size_t sm = text.find("sm_", at);
+    if (sm != std::string_view::npos && sm < text.find('\n', at)) entry.sm = static_cast<uint32_t>(std::atoi(text.data() + sm + 3));
+  }
+  return {entry};
 }
 
 }  // namespace lockstep::runtime

@@ -43,6 +43,12 @@ std::vector<std::vector<FatbinEntry>> read_prelinked_fatbins(const void* wrapper
 // ("fat binary entry 2: zstd payload does not decompress (...)").
 std::vector<FatbinEntry> read_fatbin(const uint8_t* data, size_t size);
 
+// The code a program loads at run time (cudaLibraryLoadData, cuModuleLoadData), as entries: a
+// fat binary image, a fat binary wrapper, a cubin (one Elf entry, which has no PTX to run), or
+// NUL-terminated PTX text (one Ptx entry for the sm of its .target; 0 when it names none).
+// Throws FatbinError as read_fatbin_wrapper does.
+std::vector<FatbinEntry> read_loaded_code(const void* code);
+
 // The PTX entry best suited to a GPU of compute capability `sm`: the highest PTX target that
 // is <= sm (the first such entry on a tie). nullopt when there is none: the fat binary
 // carries no PTX at all, or PTX only for newer targets than `sm` (PTX for sm_90 cannot run

@@ -17,6 +17,14 @@ void** ModuleTable::add_fatbin(const void* wrapper) {
   return handle;
 }
 
+void** ModuleTable::add_image(std::vector<FatbinEntry> entries) {
+  auto f = std::make_unique<Fatbin>();
+  f->image = std::move(entries);
+  void** handle = &f->handle_slot;
+  fatbins_.push_back(std::move(f));
+  return handle;
+}
+
 std::optional<uint32_t> ModuleTable::fatbin_index(void** handle) const {
   for (size_t i = 0; i < fatbins_.size(); ++i)
     if (&fatbins_[i]->handle_slot == handle) return static_cast<uint32_t>(i);
@@ -105,10 +113,11 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
   if (f.failure) return *f.failure;
   ModuleLookup result;
   try {
-    const std::vector<FatbinEntry> entries = read_fatbin_wrapper(f.handle_slot);
+    const std::vector<FatbinEntry> entries = f.image ? *f.image : read_fatbin_wrapper(f.handle_slot);
     // A program built with -rdc=true registers the device-link object, whose fat binary has only
     // the linked SASS; the PTX is in the fat binaries of the units it was linked from.
-    const std::vector<std::vector<FatbinEntry>> units = read_prelinked_fatbins(f.handle_slot);
+    const std::vector<std::vector<FatbinEntry>> units =
+        f.image ? std::vector<std::vector<FatbinEntry>>{} : read_prelinked_fatbins(f.handle_slot);
     std::vector<uint32_t> targets;
     for (const std::vector<FatbinEntry>& unit : units)
       for (uint32_t t : ptx_targets(unit)) targets.push_back(t);
@@ -119,7 +128,7 @@ ModuleLookup ModuleTable::load(uint32_t fatbin, Engine& engine, bool& first_fail
     std::vector<PtxSource> sources;
     if (units.empty()) {
       if (std::optional<std::string> ptx = select_ptx(entries, chosen))
-        sources.push_back({std::move(*ptx), fmt::format("fatbin{}.ptx", fatbin)});
+        sources.push_back({std::move(*ptx), fmt::format("{}{}.ptx", f.image ? "loaded" : "fatbin", fatbin)});
     } else {
       // A unit without PTX (a device library shipped as SASS only) adds nothing; a kernel that
       // calls into it fails, naming the function, when it is launched.

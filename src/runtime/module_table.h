@@ -46,6 +46,10 @@ class ModuleTable {
 
   // Returns the handle handed back to the program (stable until the table dies).
   void** add_fatbin(const void* wrapper);
+  // A module the program hands over at run time (cudaLibraryLoadData, the driver API's
+  // cuModuleLoadData): the entries of a fat binary image, or one PTX entry. It loads as a
+  // registered fat binary does, at its first use. Returns its handle, as add_fatbin does.
+  void** add_image(std::vector<FatbinEntry> entries);
   // The fat binary index of a handle, or nullopt for an unknown one.
   std::optional<uint32_t> fatbin_index(void** handle) const;
   void add_kernel(void** handle, const void* host_fun, const char* name);
@@ -76,6 +80,7 @@ class ModuleTable {
  private:
   struct Fatbin {
     void* handle_slot = nullptr;  // its address is the handle; holds the wrapper pointer
+    std::optional<std::vector<FatbinEntry>> image;  // add_image's entries (no wrapper)
     std::optional<ModuleId> module;
     uint32_t ptx_arch = 0;
     std::optional<ModuleLookup> failure;

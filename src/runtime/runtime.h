@@ -115,6 +115,18 @@ class Runtime {
   // cudaErrorInvalidValue when that many do not fit even without any.
   cudaError_t available_dynamic_shared(size_t& bytes, const void* host_fun, int blocks, int block_size);
 
+  // ---- code loaded at run time (runtime_libraries.cpp) ----
+  // cudaLibraryLoadData: the code (read_loaded_code) is loaded at once, so a bad image fails
+  // here (cudaErrorInvalidPtx, cudaErrorNoKernelImageForDevice, the reason printed). Each of
+  // its kernels gets a handle of its own that works wherever a host stub does.
+  cudaError_t load_library(const void* code, cudaLibrary_t& library);
+  cudaError_t unload_library(cudaLibrary_t library);
+  // By mangled name; cudaErrorSymbolNotFound for a name the library lacks.
+  cudaError_t library_kernel(cudaLibrary_t library, const char* name, cudaKernel_t& kernel);
+  cudaError_t library_kernels(cudaLibrary_t library, std::vector<cudaKernel_t>& kernels);
+  cudaError_t library_global(cudaLibrary_t library, const char* name, void*& address, size_t& bytes);
+  // ---- end code loaded at run time ----
+
   // Memory. Device pointers are lockstep device addresses.
   cudaError_t malloc(void** pointer, size_t bytes);
   cudaError_t free(void* pointer);
@@ -282,6 +294,16 @@ class Runtime {
   // pushed and not yet popped, and the last error (a sticky error is every thread's).
   std::map<uint64_t, std::vector<LaunchConfig>> configs_;
   std::map<uint64_t, uint64_t> device_ranges_;  // base -> bytes: allocations and module variables
+  // A library loaded at run time: its image in the module table, and one handle per kernel (the
+  // address of its key), in the module's order.
+  struct CodeLibrary {
+    void** image = nullptr;
+    ModuleId module{};
+    std::vector<std::unique_ptr<char>> kernel_keys;
+    std::vector<std::string> kernel_names;
+  };
+  std::unordered_map<const void*, std::unique_ptr<CodeLibrary>> libraries_;  // by cudaLibrary_t
+  std::vector<std::unique_ptr<CodeLibrary>> retired_libraries_;  // unloaded: their kernel keys stay valid
   std::map<uint64_t, uint64_t> allocations_;    // base -> bytes: cudaMalloc only
   uint64_t allocated_bytes_ = 0;
   MemPools mem_pools_;

@@ -305,6 +305,29 @@ TEST(HostKernelHandles, StandForTheKernelAndArraysCopyIntoArrays) {
   expect_only_kernel_summaries(r.err);
 }
 
+// PTX compiled by NVRTC while the program runs, loaded with cudaLibraryLoadData: its kernel
+// found by name and launched through the handle, its __device__ variable read through
+// cudaLibraryGetGlobal; bad PTX is refused at load with its parse error, an unloaded library's
+// handle with CUDA's error. Both modes.
+class HostRuntimeLibrary : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HostRuntimeLibrary, LoadsNvrtcPtxAndLaunchesItsKernel) {
+  const ProgramOutcome r =
+      run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/runtime_library", {"--mode", GetParam()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "nvrtc: NVRTC_SUCCESS\n"
+            "load: cudaSuccess, 2 kernels, saxpy cudaSuccess (saxpy, among them: yes), axpy cudaErrorSymbolNotFound\n"
+            "launch: cudaSuccess, 0 mismatches; global cudaSuccess, 4 bytes, calls 1\n"
+            "bad PTX: cudaErrorInvalidPtx; unload cudaSuccess, then cudaErrorInvalidResourceHandle\n"
+            "PASSED\n");
+  EXPECT_NE(r.err.find("lockstep: cannot load the program's device code: loaded2.ptx:4:16: expected '.param'\n"),
+            std::string::npos)
+      << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, HostRuntimeLibrary, ::testing::Values("functional", "timing"));
+
 }  // namespace
 }  // namespace lockstep::test
 

@@ -54,6 +54,8 @@ if(TARGET test_host)
     # and array-to-array copies.
     lockstep_host_program(graph_node_state graph_node_state.cu -cudart shared -arch=sm_80)
     lockstep_host_program(kernel_handles kernel_handles.cu -cudart shared -arch=sm_80)
+    # Code compiled at run time by NVRTC and loaded with cudaLibraryLoadData.
+    lockstep_host_program(runtime_library runtime_library.cu -cudart shared -arch=sm_80 -lnvrtc)
     lockstep_host_program(vector_add_sass_only vector_add.cu -cudart shared -gencode arch=compute_80,code=sm_80)
     foreach(arch ${HOST_PROGRAM_ARCHES})
       foreach(p ${HOST_MULTI_ARCH_PROGRAMS})

@@ -148,6 +148,37 @@ TEST(FatbinRead, WrapperLeadsToTheSameEntries) {
   EXPECT_EQ(text_of(entries[1]), expected_ptx(80));
 }
 
+// What cudaLibraryLoadData may be handed: a fat binary image, a wrapper, a cubin, PTX text.
+TEST(FatbinLoadedCode, ReadsImagesWrappersCubinsAndPtxText) {
+  const std::vector<uint8_t> image = read_data_file("sm80_lz4.fatbin");
+  const auto from_image = read_loaded_code(image.data());
+  ASSERT_EQ(from_image.size(), 2u);
+  EXPECT_EQ(text_of(from_image[1]), expected_ptx(80));
+  struct {
+    int magic;
+    int version;
+    const void* data;
+    void* filename_or_fatbins;
+  } wrapper{0x466243B1, 1, image.data(), nullptr};
+  EXPECT_EQ(read_loaded_code(&wrapper)[1].payload, from_image[1].payload);
+
+  const std::vector<uint8_t> cubin = read_data_file("resources_sm80.cubin");
+  const auto from_cubin = read_loaded_code(cubin.data());
+  ASSERT_EQ(from_cubin.size(), 1u);
+  EXPECT_EQ(from_cubin[0].kind, Kind::Elf);
+  EXPECT_EQ(select_ptx(from_cubin, 80), std::nullopt);
+
+  const std::string ptx = test::read_text_file("scale_sm90.ptx");
+  const auto from_text = read_loaded_code(ptx.c_str());
+  ASSERT_EQ(from_text.size(), 1u);
+  EXPECT_EQ(from_text[0].kind, Kind::Ptx);
+  EXPECT_EQ(from_text[0].sm, 90u);
+  EXPECT_EQ(text_of(from_text[0]), ptx);
+  EXPECT_EQ(select_ptx(from_text, 80), std::nullopt);  // PTX for sm_90 cannot run on sm_80
+
+  EXPECT_THROW(read_loaded_code(nullptr), FatbinError);
+}
+
 TEST(FatbinSelect, SingleTargetBuild) {
   const auto entries = read_image("sm80_zstd.fatbin");
   EXPECT_EQ(select_ptx(entries, 80), expected_ptx(80));
