@@ -229,8 +229,12 @@ void Runtime::reset() {
 }
 
 void Runtime::report_unsupported(const char* function) {
-  if (unsupported_reported_.insert(function).second) print(fmt::format("{} is not supported yet", function));
+  note_unsupported(function);
   record(cudaErrorNotSupported);
+}
+
+void Runtime::note_unsupported(const char* function) {
+  if (unsupported_reported_.insert(function).second) print(fmt::format("{} is not supported yet", function));
 }
 
 void* Runtime::create_stream(unsigned flags, int priority) {

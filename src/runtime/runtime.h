@@ -214,6 +214,9 @@ class Runtime {
   void reset();
   // Prints "lockstep: <function> is not supported yet" the first time per function.
   void report_unsupported(const char* function);
+  // The driver API stand-in's unsupported entry points (libcuda.so.1): said once, by name; the
+  // runtime's last error is not the driver's, so it stays.
+  void note_unsupported(const char* function);
 
   // Streams and events. An event records how far the device got: in timing mode the modelled
   // cycles of the kernels run so far (kernels run back to back, so elapsed time is cycles at the

@@ -56,6 +56,10 @@ if(TARGET test_host)
     lockstep_host_program(kernel_handles kernel_handles.cu -cudart shared -arch=sm_80)
     # Code compiled at run time by NVRTC and loaded with cudaLibraryLoadData.
     lockstep_host_program(runtime_library runtime_library.cu -cudart shared -arch=sm_80 -lnvrtc)
+    # The driver API (libcuda.so.1: linked against the toolkit's stub, run on lockstep's stand-in).
+    get_filename_component(LOCKSTEP_CUDA_BIN ${LOCKSTEP_NVCC} DIRECTORY)
+    lockstep_host_program(driver_api driver_api.cu -cudart shared -arch=sm_80 -lnvrtc
+                          -L${LOCKSTEP_CUDA_BIN}/../lib64/stubs -lcuda)
     lockstep_host_program(vector_add_sass_only vector_add.cu -cudart shared -gencode arch=compute_80,code=sm_80)
     foreach(arch ${HOST_PROGRAM_ARCHES})
       foreach(p ${HOST_MULTI_ARCH_PROGRAMS})
