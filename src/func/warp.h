@@ -47,6 +47,9 @@ struct LaunchState {
   DeviceHeap* heap = nullptr;  // malloc/free in kernels
   DeviceLaunches* device_launches = nullptr;  // kernel launches from device code (CDP)
   AccessLog* access_log = nullptr;  // the timing model's record of each instruction's accesses
+  // The clock the warps' cycles count (%globaltimer is ns: cycles * 1000 / clock_mhz): the
+  // preset's core clock in timing mode, a nominal 1 GHz for functional mode's instruction counts.
+  uint32_t clock_mhz = 1000;
 };
 
 // Thrown by handlers; the engine turns it into a located report.

@@ -83,8 +83,8 @@ std::vector<Census> census() {
   for (int n = 0; n < 8; ++n) c.push_back({"%pm" + std::to_string(n) + "_64", Kind::U64, is(0)});
   for (int n = 0; n < 32; ++n) c.push_back({"%envreg" + std::to_string(n), Kind::U32, is(0)});  // ordinary launch
   const std::vector<Census> rest = {
-      {"%globaltimer", Kind::U64, is(1000)},  // ns at a nominal 1 GHz
-      {"%globaltimer_lo", Kind::U32, is(1000)},
+      {"%globaltimer", Kind::U64, is(1)},  // ns at a nominal 1 GHz: one per instruction
+      {"%globaltimer_lo", Kind::U32, is(1)},
       {"%globaltimer_hi", Kind::U32, is(0)},
       {"%reserved_smem_offset_begin", Kind::U32, is(kTotal)},
       {"%reserved_smem_offset_end", Kind::U32, is(kTotal + kReserved)},
@@ -193,6 +193,37 @@ TEST(ReservedSharedMemory, IsARegionOfItsOwnInTimingMode) {
   options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config("h100"));
   Engine engine(options);
   check_reserved_region(engine);
+}
+
+// In timing mode %globaltimer counts nanoseconds of the preset's core clock: read right after
+// %clock64, it is that cycle (or one a few cycles later) converted at h100's 1980 MHz.
+constexpr const char* kTimer = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry timer(.param .u64 out) {
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, %clock64;
+  mov.u64 %rd3, %globaltimer;
+  st.global.u64 [%rd1], %rd2;
+  st.global.u64 [%rd1+8], %rd3;
+  ret;
+}
+)";
+
+TEST(GlobalTimer, CountsNanosecondsOfThePresetsClockInTimingMode) {
+  EngineOptions options;
+  options.timing = std::make_shared<const config::GpuConfig>(config::load_gpu_config("h100"));
+  ASSERT_EQ(options.timing->gpu.core_clock_mhz, 1980u);
+  Engine engine(options);
+  const ModuleId m = engine.load_ptx(kTimer, "timer.ptx");
+  test::DeviceBuffer<uint64_t> out(engine, 2);
+  test::launch_ok(engine, m, "timer", {1, 1, 1}, {1, 1, 1}, {out.arg()});
+  const std::vector<uint64_t> v = out.download();
+  ASSERT_GT(v[0], 0u);
+  EXPECT_GE(v[1], v[0] * 1000 / 1980);
+  EXPECT_LE(v[1], (v[0] + 64) * 1000 / 1980);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ enum ClockRead : uint8_t { kClock64, kClock, kGlobalTimer, kClockHi, kGlobalTime
 void mov_clock_h(const ExecInst& in, Warp& w) {
   uint64_t* d = w.r(in.d[0]);
   const uint64_t clock = w.clock;
-  const uint64_t timer = clock * 1000;  // %globaltimer in ns at a nominal 1 GHz
+  const uint64_t timer = clock * 1000 / w.launch->clock_mhz;  // %globaltimer in ns
   uint64_t v = clock;
   switch (in.aux) {
     case kClock: v = static_cast<uint32_t>(clock); break;
