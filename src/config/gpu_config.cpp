@@ -195,6 +195,7 @@ GpuConfig make_gpu_config(const ConfigValues& v, std::string_view preset) {
   g.gpu.l2_kib = u32(v, "gpu.l2_kib");
   g.gpu.pci_device_id = u32(v, "gpu.pci_device_id");
   g.gpu.async_engines = u32(v, "gpu.async_engines");
+  g.gpu.host_link_mb_s = u32(v, "gpu.host_link_mb_s");
   g.gpu.ecc_enabled = u32(v, "gpu.ecc_enabled") != 0;
   g.gpu.fp32_to_fp64_ratio = u32(v, "gpu.fp32_to_fp64_ratio");
 

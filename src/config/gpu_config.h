@@ -32,6 +32,8 @@ struct GpuConfig {
     // What the runtime reports of the product (no effect on the model).
     uint32_t pci_device_id = 0;
     uint32_t async_engines = 0;
+    // The host link per direction (PCIe): the time host<->device copies take (event times).
+    uint32_t host_link_mb_s = 0;
     bool ecc_enabled = false;
     uint32_t fp32_to_fp64_ratio = 0;
     uint64_t global_memory_bytes() const { return static_cast<uint64_t>(global_memory_gib * double(1ull << 30)); }

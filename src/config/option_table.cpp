@@ -25,6 +25,8 @@ std::vector<OptionSpec> build_specs() {
   s.push_back(integer("gpu.l2_kib", 0, 1048576, "L2 cache, KiB"));
   s.push_back(integer("gpu.pci_device_id", 0, 65535, "the product's PCI device id (vendor 0x10de), as the runtime reports it"));
   s.push_back(integer("gpu.async_engines", 0, 16, "copy engines (cudaDevAttrAsyncEngineCount)"));
+  s.push_back(integer("gpu.host_link_mb_s", 1, 1000000,
+                      "host link bandwidth per direction, MB/s (what copies to and from the host take)"));
   s.push_back(one_of("gpu.ecc_enabled", {0, 1}, "ECC on device memory is enabled (cudaDevAttrEccEnabled)"));
   s.push_back(integer("gpu.fp32_to_fp64_ratio", 1, 128, "FP32 to FP64 throughput ratio (cudaDevAttrSingleToDoublePrecisionPerfRatio)"));
 

@@ -24,6 +24,7 @@ DevicePreset device_preset(const config::GpuConfig& g) {
   p.memory_bus_width = g.gpu.memory_bus_bits;
   p.pci_device_id = g.gpu.pci_device_id;
   p.async_engines = g.gpu.async_engines;
+  p.host_link_mb_s = g.gpu.host_link_mb_s;
   p.ecc_enabled = g.gpu.ecc_enabled;
   p.fp32_to_fp64_ratio = g.gpu.fp32_to_fp64_ratio;
   return p;

@@ -32,6 +32,7 @@ struct DevicePreset {
   uint64_t constant_memory = 64 * 1024;  // every CUDA GPU [PG]
   uint32_t pci_device_id = 0;
   uint32_t async_engines = 0;
+  uint32_t host_link_mb_s = 0;  // per direction: what host<->device copies take (event times)
   bool ecc_enabled = false;
   uint32_t fp32_to_fp64_ratio = 0;
 };

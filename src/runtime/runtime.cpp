@@ -313,8 +313,25 @@ bool Runtime::record_event(void* event) {
   auto it = events_.find(event);
   if (it == events_.end()) return false;
   it->second->recorded = true;
-  it->second->at = options_.timing ? device_cycles_ : stats_.total_thread_instructions();
+  it->second->at_ms = device_ms();
   return true;
+}
+
+double Runtime::device_ms() const {
+  const double kernels = options_.timing ? double(device_cycles_) / double(options_.preset.clock_khz)
+                                         : double(stats_.total_thread_instructions()) / thread_instructions_per_ms();
+  return kernels + transfer_ms_;
+}
+
+void Runtime::charge_host_link(uint64_t bytes) {
+  const double bytes_per_ms = double(options_.preset.host_link_mb_s) * 1000.0;
+  if (bytes_per_ms > 0) transfer_ms_ += double(bytes) / bytes_per_ms;
+}
+
+void Runtime::charge_device_memory(uint64_t traffic_bytes) {
+  const DevicePreset& p = options_.preset;
+  const double bytes_per_ms = double(p.memory_clock_khz) * 2.0 * double(p.memory_bus_width) / 8.0;
+  if (bytes_per_ms > 0) transfer_ms_ += double(traffic_bytes) / bytes_per_ms;
 }
 
 double Runtime::thread_instructions_per_ms() const {
@@ -324,8 +341,7 @@ double Runtime::thread_instructions_per_ms() const {
 bool Runtime::elapsed_ms(void* start, void* stop, float& ms) const {
   auto a = events_.find(start), b = events_.find(stop);
   if (a == events_.end() || b == events_.end() || !a->second->recorded || !b->second->recorded) return false;
-  const double delta = double(b->second->at) - double(a->second->at);
-  ms = static_cast<float>(delta / (options_.timing ? double(options_.preset.clock_khz) : thread_instructions_per_ms()));
+  ms = static_cast<float>(b->second->at_ms - a->second->at_ms);
   return true;
 }
 

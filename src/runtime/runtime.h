@@ -259,6 +259,15 @@ class Runtime {
   bool elapsed_ms(void* start, void* stop, float& ms) const;
   // Nominal throughput: every SM retires 128 thread instructions per cycle at the preset clock.
   double thread_instructions_per_ms() const;
+  // The device's time so far, in ms: its kernels' (modelled cycles in timing mode, the nominal
+  // throughput's estimate in functional mode) plus its copies' and memsets'.
+  double device_ms() const;
+  // Copies and memsets move the device's time on: bytes over the host link at its bandwidth per
+  // direction; device-memory traffic (a device-to-device copy reads and writes each byte, a
+  // memset writes it) at device memory's peak (memory clock x 2 transfers x bus width). No
+  // per-copy latency is charged.
+  void charge_host_link(uint64_t bytes);
+  void charge_device_memory(uint64_t traffic_bytes);
 
   // cudaDeviceGetLimit / cudaDeviceSetLimit.
   cudaError_t limit(cudaLimit which, size_t& value) const;
@@ -292,6 +301,8 @@ class Runtime {
   std::FILE* err_;
   Engine engine_;
   uint64_t device_cycles_ = 0;  // timing mode: the device clock at the end of the last launch
+  // The time copies and memsets took (charge_host_link, charge_device_memory).
+  double transfer_ms_ = 0;
   ModuleTable modules_;
   // Per host thread (current_host_thread()), as CUDA keeps them: the <<<>>> configurations
   // pushed and not yet popped, and the last error (a sticky error is every thread's).
@@ -331,7 +342,7 @@ class Runtime {
   const StreamState* stream_state(void* stream) const;
   struct Event {
     bool recorded = false;
-    uint64_t at = 0;  // thread instructions run before the record
+    double at_ms = 0;  // the device's time at the record (device_ms)
   };
   std::unordered_map<void*, std::unique_ptr<Event>> events_;
   std::unordered_map<const void*, KernelInfo> kernel_infos_;  // by host stub, filled at first use

@@ -75,12 +75,16 @@ cudaError_t Runtime::memcpy(void* dst, const void* src, size_t bytes, cudaMemcpy
                       : (src_device ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
   }
   try {
+    if (kind != cudaMemcpyHostToHost && kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost &&
+        kind != cudaMemcpyDeviceToDevice)
+      return record(cudaErrorInvalidMemcpyDirection);
+    if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost) charge_host_link(bytes);
+    if (kind == cudaMemcpyDeviceToDevice) charge_device_memory(2 * uint64_t{bytes});
     switch (kind) {
       case cudaMemcpyHostToHost: std::memmove(dst, src, bytes); return cudaSuccess;
       case cudaMemcpyHostToDevice: engine_.copy_to_device(d, src, bytes); return cudaSuccess;
       case cudaMemcpyDeviceToHost: engine_.copy_to_host(dst, s, bytes); return cudaSuccess;
-      case cudaMemcpyDeviceToDevice: return copy_device(d, s, bytes);
-      default: return record(cudaErrorInvalidMemcpyDirection);
+      default: return copy_device(d, s, bytes);
     }
   } catch (const std::exception& e) {
     print(fmt::format("cudaMemcpy: {}", e.what()));
@@ -92,6 +96,7 @@ cudaError_t Runtime::memset(void* dst, int value, size_t bytes) {
   if (sticky_ != cudaSuccess) return sticky_;
   try {
     engine_.memset(address_of(dst), static_cast<uint8_t>(value), bytes);
+    charge_device_memory(bytes);
     return cudaSuccess;
   } catch (const std::exception& e) {
     print(fmt::format("cudaMemset: {}", e.what()));

@@ -23,6 +23,7 @@ TEST(ConfigPrinter, PrintsEveryKeyGroupedByTable) {
             "l2_kib = 256\n"
             "pci_device_id = 0\n"
             "async_engines = 2\n"
+            "host_link_mb_s = 8000\n"
             "ecc_enabled = 0\n"
             "fp32_to_fp64_ratio = 2\n");
   EXPECT_NE(text.find("\n[sm]\nwarp_size = 8\n"), std::string::npos);

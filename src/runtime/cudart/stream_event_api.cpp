@@ -1,5 +1,5 @@
 // Streams and events. Everything runs in order at the call, so streams only need identity,
-// and an event records how many thread instructions had run (Runtime::elapsed_ms).
+// and an event records the device's time so far: its kernels' and its copies' (Runtime::device_ms).
 #include "cudart/process_runtime.h"
 
 using lockstep::runtime::process_runtime;
