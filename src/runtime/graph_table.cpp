@@ -67,6 +67,15 @@ std::unique_ptr<Graph> GraphTable::release(const void* handle) {
   std::unique_ptr<Graph> graph = std::move(it->second);
   graphs_.erase(it);
   forget_graph(*graph);
+  // Executable graphs outlive the graph they came from, but must not take a later graph made at
+  // the same address for it (cudaGraphInstantiate's once-at-a-time rule for memory nodes, the
+  // graphs conditional handles were made for).
+  std::vector<const Graph*> gone;
+  collect_graphs(*graph, gone);
+  for (auto& [h, exec] : execs_) {
+    if (exec->source == graph.get()) exec->source = nullptr;
+    std::erase_if(exec->sources, [&](const Graph* g) { return std::find(gone.begin(), gone.end(), g) != gone.end(); });
+  }
   return graph;
 }
 

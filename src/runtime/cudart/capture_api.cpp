@@ -85,16 +85,17 @@ extern "C" cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, c
                                        mode);
 }
 
+// pGraph may be null: a program that captured into its own graph (cudaStreamBeginCaptureToGraph)
+// has it already, and NVIDIA's CUDA 13 samples end such a capture so.
 extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   const RuntimeHandle r = process_runtime();
-  if (pGraph == nullptr) return invalid();
   if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
   return guarded([&] {
     Graph* graph = nullptr;
     const cudaError_t e = r->captures().end(stream, graph);
-    *pGraph = nullptr;
+    if (pGraph != nullptr) *pGraph = nullptr;
     if (e == cudaSuccess) {
-      *pGraph = graph_handle(*graph);
+      if (pGraph != nullptr) *pGraph = graph_handle(*graph);
       return cudaSuccess;
     }
     // An invalidated or unjoined capture's graph goes, even one the program made and named in
