@@ -62,6 +62,32 @@ TEST(IntegerLogic, PredicateMasksAndGuards) {
   }
 }
 
+// nvcc writes a negated predicate as `xor.pred %p, %q, -1` (cooperative groups' ballot(!x)), and
+// ptxas takes immediates in any source of the predicate logic ops: nonzero is true.
+TEST(IntegerLogic, PredicateLogicTakesImmediates) {
+  Inputs in;
+  for (uint64_t x : {0, 1, 2, 3}) in.add(x, 0);
+  const auto out = run(R"(
+  and.b32 %r1, %ra, 1;  setp.ne.u32 %p1, %r1, 0;
+  xor.pred %p2, %p1, -1;
+  and.pred %p3, %p1, 1;
+  or.pred %p4, %p1, 0;
+  and.pred %p5, 0, %p1;
+  xor.pred %p6, !%p1, 1;
+  selp.u32 %r10, 1, 0, %p2;  st.global.u32 [%out], %r10;
+  selp.u32 %r11, 1, 0, %p3;  st.global.u32 [%out+8], %r11;
+  selp.u32 %r12, 1, 0, %p4;  st.global.u32 [%out+16], %r12;
+  selp.u32 %r13, 1, 0, %p5;  st.global.u32 [%out+24], %r13;
+  selp.u32 %r14, 1, 0, %p6;  st.global.u32 [%out+32], %r14;
+)",
+                       in, 5);
+  for (size_t t = 0; t < in.size(); ++t) {
+    const bool p1 = in.a[t] & 1;
+    const std::vector<uint64_t> expect = {!p1, p1, p1, false, p1};
+    ASSERT_EQ(out[t], expect) << "a=" << in.a[t];
+  }
+}
+
 uint32_t ref_lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
   uint32_t d = 0;
   for (int i = 0; i < 32; ++i) {

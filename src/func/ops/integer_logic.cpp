@@ -37,25 +37,33 @@ struct CnotOp {
   }
 };
 
-// Predicate logic on whole lane masks. aux bit 0/1: source 0/1 is negated (!p).
+// Predicate logic on whole lane masks. aux bit i (source i = 0, 1): the source is negated (!p);
+// bit 2 + i: it is an immediate (nvcc writes `xor.pred %p2, %p1, -1` for a negation), whose
+// value is bit 4 + i: nonzero is true in every lane.
+LaneMask pred_source(const ExecInst& in, Warp& w, uint32_t i) {
+  if ((in.aux & (uint64_t{4} << i)) != 0) return (in.aux & (uint64_t{16} << i)) != 0 ? ~LaneMask{0} : LaneMask{0};
+  const LaneMask p = w.p(in.s[i]);
+  return (in.aux & (uint64_t{1} << i)) != 0 ? ~p : p;
+}
+
 template <class Op>
 void pred_binary_h(const ExecInst& in, Warp& w) {
-  const LaneMask a = (in.aux & 1) ? ~w.p(in.s[0]) : w.p(in.s[0]);
-  const LaneMask b = (in.aux & 2) ? ~w.p(in.s[1]) : w.p(in.s[1]);
-  write_pred(w.p(in.d[0]), Op::apply(a, b), w.exec);
+  write_pred(w.p(in.d[0]), Op::apply(pred_source(in, w, 0), pred_source(in, w, 1)), w.exec);
 }
-void pred_not_h(const ExecInst& in, Warp& w) {
-  const LaneMask a = (in.aux & 1) ? ~w.p(in.s[0]) : w.p(in.s[0]);
-  write_pred(w.p(in.d[0]), ~a, w.exec);
-}
+void pred_not_h(const ExecInst& in, Warp& w) { write_pred(w.p(in.d[0]), ~pred_source(in, w, 0), w.exec); }
 
 ExecInst bind_pred_op(const ir::Instruction& inst, BindContext& ctx, Handler h, size_t ns) {
   ctx.expect_operands(inst, 1 + ns);
   ExecInst e = make_exec(inst, h);
   e.d[0] = pred_index(inst, ctx, 0);
   for (size_t i = 0; i < ns; ++i) {
+    const ir::Operand& op = inst.operands[1 + i];
+    if (op.kind == ir::Operand::Kind::Imm) {
+      e.aux |= (uint64_t{4} << i) | (op.imm != 0 ? uint64_t{16} << i : 0);
+      continue;
+    }
     e.s[i] = pred_index(inst, ctx, 1 + i);
-    if (inst.operands[1 + i].negated) e.aux |= uint64_t{1} << i;
+    if (op.negated) e.aux |= uint64_t{1} << i;
   }
   e.nd = 1;
   e.ns = static_cast<uint8_t>(ns);
