@@ -265,6 +265,63 @@ void stream_destroy_h(const ExecInst& in, Warp& w) {
   for_each_lane(w.exec, [&](uint32_t lane) { write_local<uint32_t>(w, t[1], lane, 0); });
 }
 
+// Device-side cudaMalloc and cudaFree come from the device heap, as malloc and free do (CUDA
+// documents them as the same heap). table: [pointer to the result, size, result].
+void device_malloc_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto bytes = read_local<uint64_t>(w, t[1], lane);
+    const uint64_t address = w.launch->heap ? w.launch->heap->allocate(bytes) : 0;
+    std::memcpy(w.generic(read_local<uint64_t>(w, t[0], lane), 8, 8, lane, true), &address, 8);
+    write_local<uint32_t>(w, t[2], lane, address != 0 ? 0 : 2);  // cudaErrorMemoryAllocation
+  });
+}
+
+// table: [pointer, result]; cudaErrorInvalidValue (1) for a pointer the heap did not hand out.
+void device_free_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto address = read_local<uint64_t>(w, t[0], lane);
+    const bool freed = address == 0 || (w.launch->heap != nullptr && w.launch->heap->release(address));
+    write_local<uint32_t>(w, t[1], lane, freed ? 0 : 1);
+  });
+}
+
+// table: [pointer to the result, result]: the one device.
+void device_get_device_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const int32_t device = 0;
+    std::memcpy(w.generic(read_local<uint64_t>(w, t[0], lane), 4, 4, lane, true), &device, 4);
+    write_local<uint32_t>(w, t[1], lane, 0);
+  });
+}
+
+// Device-side cudaMemcpyAsync and cudaMemsetAsync: a device stream's work runs in order and at
+// once here, as the launches into it do. table: [dst, src, count, kind, stream, result] and
+// [dst, value, count, stream, result]; addresses are generic.
+void device_memcpy_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto dst = read_local<uint64_t>(w, t[0], lane);
+    const auto src = read_local<uint64_t>(w, t[1], lane);
+    const auto count = read_local<uint64_t>(w, t[2], lane);
+    for (uint64_t i = 0; i < count; ++i) *w.generic(dst + i, 1, 1, lane, true) = *w.generic(src + i, 1, 1, lane);
+    write_local<uint32_t>(w, t[5], lane, 0);
+  });
+}
+
+void device_memset_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const auto dst = read_local<uint64_t>(w, t[0], lane);
+    const auto value = static_cast<uint8_t>(read_local<uint32_t>(w, t[1], lane));
+    const auto count = read_local<uint64_t>(w, t[2], lane);
+    for (uint64_t i = 0; i < count; ++i) *w.generic(dst + i, 1, 1, lane, true) = value;
+    write_local<uint32_t>(w, t[4], lane, 0);
+  });
+}
+
 // table: [handle, value]. A conditional handle (cudaGraphConditionalHandleCreate) is the device
 // address of the 32-bit value the conditional node reads when it runs.
 void set_conditional_h(const ExecInst& in, Warp& w) {
@@ -281,7 +338,8 @@ bool is_device_runtime_call(const std::string& name) {
   return name == "__cudaCDP2GetParameterBufferV2" || name == "__cudaCDP2LaunchDeviceV2" ||
          name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError" ||
          name == "__cudaCDP2StreamCreateWithFlags" || name == "__cudaCDP2StreamDestroy" ||
-         name == "cudaGraphSetConditional";
+         name == "__cudaCDP2Malloc" || name == "__cudaCDP2Free" || name == "__cudaCDP2GetDevice" ||
+         name == "__cudaCDP2MemcpyAsync" || name == "__cudaCDP2MemsetAsync" || name == "cudaGraphSetConditional";
 }
 
 std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContext& ctx,
@@ -339,6 +397,11 @@ std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContex
         {"__cudaCDP2PeekAtLastError", last_error_h<false>, 0},
         {"__cudaCDP2StreamCreateWithFlags", stream_create_h, 2},
         {"__cudaCDP2StreamDestroy", stream_destroy_h, 1},
+        {"__cudaCDP2Malloc", device_malloc_h, 2},
+        {"__cudaCDP2Free", device_free_h, 1},
+        {"__cudaCDP2GetDevice", device_get_device_h, 1},
+        {"__cudaCDP2MemcpyAsync", device_memcpy_h, 5},
+        {"__cudaCDP2MemsetAsync", device_memset_h, 4},
     };
     const Call& call = *std::find_if(std::begin(kCalls), std::end(kCalls), [&](const Call& c) { return name == c.name; });
     fn = call.fn;

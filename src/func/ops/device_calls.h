@@ -2,7 +2,8 @@
 // Calls to functions that the PTX declares .extern and the CUDA runtime provides on the device:
 // vprintf (device printf), __assertfail (assert), malloc and free (also new and delete), and
 // the device runtime of dynamic parallelism (__cudaCDP2*: parameter buffers, launches, device
-// streams, the last error; func/device_launches.h) and cudaGraphSetConditional.
+// streams, the last error, device-side cudaMalloc/cudaFree/cudaMemcpyAsync/cudaMemsetAsync and
+// cudaGetDevice; func/device_launches.h) and cudaGraphSetConditional.
 #include <optional>
 #include <string>
 

@@ -1,0 +1,54 @@
+// The device runtime beyond launches, as dynamic-parallelism programs use it: a parent thread
+// asks for its device, allocates a buffer with device-side cudaMalloc, fills it with
+// cudaMemsetAsync and cudaMemcpyAsync on a device stream, and launches a child grid into that
+// stream which reads the buffer and frees it with device-side cudaFree. Built with -rdc=true and
+// -lcudadevrt; results are checked against a CPU reference.
+#include <cstdio>
+
+#include <cuda_runtime.h>
+
+constexpr int kN = 64;
+
+__global__ void child(const int* buf, int* out, int n) {
+  const int i = threadIdx.x;
+  if (i < n) out[i] = buf[i] * 2;
+  __syncthreads();
+  if (i == 0) out[n] = static_cast<int>(cudaFree(const_cast<int*>(buf)));
+}
+
+__global__ void parent(const int* in, int* out, int n) {
+  if (threadIdx.x != 0) return;
+  int device = -1;
+  const cudaError_t got = cudaGetDevice(&device);
+  int* buf = nullptr;
+  const cudaError_t allocated = cudaMalloc(reinterpret_cast<void**>(&buf), n * sizeof(int));
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  const cudaError_t set = cudaMemsetAsync(buf, 0xff, n * sizeof(int), s);  // -1 everywhere
+  const cudaError_t copied = cudaMemcpyAsync(buf, in, (n / 2) * sizeof(int), cudaMemcpyDeviceToDevice, s);
+  child<<<1, n, 0, s>>>(buf, out, n);
+  out[n + 1] = device;
+  out[n + 2] = static_cast<int>(got) + static_cast<int>(allocated) + static_cast<int>(set) + static_cast<int>(copied);
+  out[n + 3] = buf != nullptr ? 1 : 0;
+  cudaStreamDestroy(s);
+}
+
+int main() {
+  int host_in[kN], host_out[kN + 4];
+  for (int i = 0; i < kN; ++i) host_in[i] = 3 * i + 1;
+  int *in = nullptr, *out = nullptr;
+  cudaMalloc(&in, sizeof host_in);
+  cudaMalloc(&out, sizeof host_out);
+  cudaMemcpy(in, host_in, sizeof host_in, cudaMemcpyHostToDevice);
+  parent<<<1, 32>>>(in, out, kN);
+  const cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < kN; ++i)
+    if (host_out[i] != (i < kN / 2 ? host_in[i] * 2 : -2)) ++wrong;
+  std::printf("sync %s: %d mismatches; device %d, errors %d, buffer %d, child's cudaFree %d\n", cudaGetErrorName(e),
+              wrong, host_out[kN + 1], host_out[kN + 2], host_out[kN + 3], host_out[kN]);
+  const bool ok = wrong == 0 && host_out[kN] == 0 && host_out[kN + 2] == 0 && host_out[kN + 3] == 1;
+  std::printf("%s\n", ok ? "PASSED" : "FAILED");
+  return ok ? 0 : 1;
+}
