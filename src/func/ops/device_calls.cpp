@@ -322,6 +322,38 @@ void device_memset_h(const ExecInst& in, Warp& w) {
   });
 }
 
+// What device-side cudaGetErrorString says of the errors the device runtime gives (the host
+// runtime's descriptions); other codes get CUDA's text for an unknown one.
+const char* device_error_string(uint32_t code) {
+  switch (code) {
+    case 0: return "no error";
+    case 1: return "invalid argument";
+    case 2: return "out of memory";
+    case 98: return "invalid device function";
+    case 200: return "device kernel image is invalid";
+    case 201: return "invalid device context";
+    case 400: return "invalid resource handle";
+    case 702: return "the launch timed out and was terminated";
+    case 719: return "unspecified launch failure";
+    case 801: return "operation not supported";
+    default: return "unrecognized error code";
+  }
+}
+
+// table: [error, result]: the string is copied into the device heap (the caller may read it
+// like any device string; it lives as long as the heap does), nullptr when the heap is full.
+void device_error_string_h(const ExecInst& in, Warp& w) {
+  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
+  for_each_lane(w.exec, [&](uint32_t lane) {
+    const char* text = device_error_string(read_local<uint32_t>(w, t[0], lane));
+    const size_t bytes = std::strlen(text) + 1;
+    const uint64_t address = w.launch->heap ? w.launch->heap->allocate(bytes) : 0;
+    for (size_t i = 0; address != 0 && i < bytes; ++i)
+      *w.generic(address + i, 1, 1, lane, true) = static_cast<uint8_t>(text[i]);
+    write_local<uint64_t>(w, t[1], lane, address);
+  });
+}
+
 // table: [handle, value]. A conditional handle (cudaGraphConditionalHandleCreate) is the device
 // address of the 32-bit value the conditional node reads when it runs.
 void set_conditional_h(const ExecInst& in, Warp& w) {
@@ -339,7 +371,8 @@ bool is_device_runtime_call(const std::string& name) {
          name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError" ||
          name == "__cudaCDP2StreamCreateWithFlags" || name == "__cudaCDP2StreamDestroy" ||
          name == "__cudaCDP2Malloc" || name == "__cudaCDP2Free" || name == "__cudaCDP2GetDevice" ||
-         name == "__cudaCDP2MemcpyAsync" || name == "__cudaCDP2MemsetAsync" || name == "cudaGraphSetConditional";
+         name == "__cudaCDP2MemcpyAsync" || name == "__cudaCDP2MemsetAsync" || name == "__cudaCDP2GetErrorString" ||
+         name == "cudaGraphSetConditional";
 }
 
 std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContext& ctx,
@@ -402,6 +435,7 @@ std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContex
         {"__cudaCDP2GetDevice", device_get_device_h, 1},
         {"__cudaCDP2MemcpyAsync", device_memcpy_h, 5},
         {"__cudaCDP2MemsetAsync", device_memset_h, 4},
+        {"__cudaCDP2GetErrorString", device_error_string_h, 1},
     };
     const Call& call = *std::find_if(std::begin(kCalls), std::end(kCalls), [&](const Call& c) { return name == c.name; });
     fn = call.fn;

@@ -3,7 +3,7 @@
 // vprintf (device printf), __assertfail (assert), malloc and free (also new and delete), and
 // the device runtime of dynamic parallelism (__cudaCDP2*: parameter buffers, launches, device
 // streams, the last error, device-side cudaMalloc/cudaFree/cudaMemcpyAsync/cudaMemsetAsync and
-// cudaGetDevice; func/device_launches.h) and cudaGraphSetConditional.
+// cudaGetDevice, cudaGetErrorString; func/device_launches.h) and cudaGraphSetConditional.
 #include <optional>
 #include <string>
 

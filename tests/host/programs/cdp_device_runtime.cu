@@ -1,6 +1,7 @@
 // The device runtime beyond launches, as dynamic-parallelism programs use it: a parent thread
 // asks for its device, allocates a buffer with device-side cudaMalloc, fills it with
-// cudaMemsetAsync and cudaMemcpyAsync on a device stream, and launches a child grid into that
+// cudaMemsetAsync and cudaMemcpyAsync on a device stream, prints what device-side
+// cudaGetErrorString says of an error, and launches a child grid into that
 // stream which reads the buffer and frees it with device-side cudaFree. Built with -rdc=true and
 // -lcudadevrt; results are checked against a CPU reference.
 #include <cstdio>
@@ -30,6 +31,7 @@ __global__ void parent(const int* in, int* out, int n) {
   out[n + 1] = device;
   out[n + 2] = static_cast<int>(got) + static_cast<int>(allocated) + static_cast<int>(set) + static_cast<int>(copied);
   out[n + 3] = buf != nullptr ? 1 : 0;
+  printf("device says: %s\n", cudaGetErrorString(cudaErrorInvalidValue));
   cudaStreamDestroy(s);
 }
 
