@@ -62,6 +62,13 @@ const CaptureSequence* StreamCaptures::sequence(void* stream, unsigned long long
 
 void StreamCaptures::advance(void* stream, GraphNode& node) { streams_.at(stream).dependencies = {&node}; }
 
+void StreamCaptures::update_dependencies(void* stream, const std::vector<void*>& nodes, bool add) {
+  std::vector<void*>& deps = streams_.at(stream).dependencies;
+  if (!add) deps.clear();
+  for (void* n : nodes)
+    if (std::find(deps.begin(), deps.end(), n) == deps.end()) deps.push_back(n);
+}
+
 void StreamCaptures::invalidate(void* stream) {
   auto it = streams_.find(stream);
   if (it != streams_.end()) sequences_.at(it->second.sequence).invalidated = true;

@@ -44,6 +44,9 @@ class StreamCaptures {
   const std::vector<void*>& dependencies(void* stream) const { return streams_.at(stream).dependencies; }
   // After a node was captured in `stream`: the stream's next node depends on it alone.
   void advance(void* stream, GraphNode& node);
+  // cudaStreamUpdateCaptureDependencies: the stream's next node depends on `nodes` instead
+  // (`add`: as well, each node once). The caller checked that the stream captures.
+  void update_dependencies(void* stream, const std::vector<void*>& nodes, bool add);
   void invalidate(void* stream);
   // Before `node` is destroyed: no stream or captured event depends on it any more.
   void forget_node(const void* node);

@@ -153,6 +153,39 @@ extern "C" cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaSt
                                   edgeData_out, numDependencies_out);
 }
 
+// The nodes must be nodes of the stream's capture graph; only default edges mean something here
+// (as in cudaStreamBeginCaptureToGraph).
+extern "C" cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                           const cudaGraphEdgeData* dependencyData,
+                                                           size_t numDependencies, unsigned int flags) {
+  const RuntimeHandle r = process_runtime();
+  if (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies) return invalid();
+  if (numDependencies > 0 && dependencies == nullptr) return invalid();
+  if (!r->is_stream(stream)) return r->record(cudaErrorInvalidResourceHandle);
+  const CaptureSequence* s = r->captures().sequence(stream);
+  if (s == nullptr) return r->record(cudaErrorIllegalState);
+  std::vector<void*> nodes;
+  for (size_t i = 0; i < numDependencies; ++i) {
+    Graph* owner = nullptr;
+    if (r->graph_table().node(dependencies[i], &owner) == nullptr || owner != s->graph) return invalid();
+    const cudaGraphEdgeData* d = dependencyData != nullptr ? &dependencyData[i] : nullptr;
+    if (d != nullptr && (d->from_port != 0 || d->to_port != 0 || d->type != cudaGraphDependencyTypeDefault)) {
+      r->report_unsupported("cudaStreamUpdateCaptureDependencies with edge data");
+      return cudaErrorNotSupported;
+    }
+    nodes.push_back(dependencies[i]);
+  }
+  r->captures().update_dependencies(stream, nodes, flags == cudaStreamAddCaptureDependencies);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                                const cudaGraphEdgeData* dependencyData,
+                                                                size_t numDependencies, unsigned int flags) {
+  return cudaStreamUpdateCaptureDependencies(per_thread_stream(stream), dependencies, dependencyData,
+                                             numDependencies, flags);
+}
+
 extern "C" cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
   if (mode == nullptr) return invalid();
   if (!is_capture_mode(*mode)) return invalid();
