@@ -218,10 +218,10 @@ class Runtime {
   // runtime's last error is not the driver's, so it stays.
   void note_unsupported(const char* function);
 
-  // Streams and events. An event records how far the device got: in timing mode the modelled
-  // cycles of the kernels run so far (kernels run back to back, so elapsed time is cycles at the
-  // preset's clock); in functional mode the thread instructions run so far, which elapsed time
-  // converts at the nominal rate below.
+  // Streams and events. An event records how far the device got (device_ms): in timing mode the
+  // modelled cycles of the kernels run so far at the preset's clock (kernels run back to back); in
+  // functional mode the thread instructions run so far at the nominal rate below; in both, the
+  // time the copies and memsets so far took.
   // Stream priorities as a Hopper-class GPU reports them: 0 (least) down to -5 (greatest).
   static constexpr int kLeastStreamPriority = 0;
   static constexpr int kGreatestStreamPriority = -5;
