@@ -7,24 +7,6 @@
 
 namespace lockstep::runtime {
 
-bool kernel_node_attribute(cudaLaunchAttributeID id) {
-  switch (id) {
-    case cudaLaunchAttributeAccessPolicyWindow:
-    case cudaLaunchAttributeCooperative:
-    case cudaLaunchAttributeClusterDimension:
-    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
-    case cudaLaunchAttributePriority:
-    case cudaLaunchAttributeMemSyncDomainMap:
-    case cudaLaunchAttributeMemSyncDomain:
-    case cudaLaunchAttributePreferredClusterDimension:
-    case cudaLaunchAttributeDeviceUpdatableKernelNode:
-    case cudaLaunchAttributeNvlinkUtilCentricScheduling:
-      return true;
-    default:
-      return false;
-  }
-}
-
 const cudaLaunchAttributeValue* KernelNodeOp::attribute(cudaLaunchAttributeID id) const {
   for (const cudaLaunchAttribute& a : attributes)
     if (a.id == id) return &a.val;

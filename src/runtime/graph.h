@@ -14,6 +14,7 @@
 #include <driver_types.h>
 
 #include "engine/engine.h"
+#include "runtime/launch_attributes.h"
 #include "runtime/user_objects.h"
 
 namespace lockstep::runtime {
@@ -64,9 +65,6 @@ struct KernelNodeOp {
  private:
   std::vector<void*> pointers_;
 };
-
-// Whether a kernel node may hold attribute `id` ("valid for graph nodes" in driver_types.h).
-bool kernel_node_attribute(cudaLaunchAttributeID id);
 
 // cudaMemcpy3DParms limited to linear memory (no CUDA arrays); a 1D copy has extent {bytes,1,1}.
 struct MemcpyNodeOp {

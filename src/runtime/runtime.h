@@ -137,6 +137,9 @@ class Runtime {
   cudaError_t memcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
   cudaError_t memset(void* dst, int value, size_t bytes);
   cudaError_t symbol(const void* host_var, uint64_t& address, uint64_t& size);
+  // The device address of bytes [offset, offset + bytes) of the variable; cudaErrorInvalidValue
+  // when the variable is smaller.
+  cudaError_t symbol_range(const void* host_var, size_t offset, size_t bytes, uint64_t& address);
   cudaError_t copy_to_symbol(const void* host_var, const void* src, size_t bytes, size_t offset,
                              cudaMemcpyKind kind);
   cudaError_t copy_from_symbol(void* dst, const void* host_var, size_t bytes, size_t offset,
@@ -386,8 +389,12 @@ class Runtime {
   GraphTable& graph_table() { return graph_table_; }
   UserObjectTable& user_objects() { return user_objects_; }
   StreamCaptures& captures() { return captures_; }
+  // The argument pointers of a launch given as a packed buffer (`extra`:
+  // CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE), one per kernel parameter at its offset;
+  // cudaErrorInvalidValue when the buffer is missing or too small.
+  cudaError_t packed_arguments(const void* host_fun, void** extra, std::vector<void*>& args);
   // A kernel node's operation: the arguments copied now, one buffer per kernel parameter, from
-  // `args` (kernelParams) or from the packed buffer `extra` names (CU_LAUNCH_PARAM_BUFFER_*).
+  // `args` (kernelParams) or from the packed buffer `extra` names (packed_arguments).
   cudaError_t kernel_node(KernelNodeOp& op, const void* host_fun, Dim3 grid, Dim3 block, size_t shared, void** args,
                           void** extra);
   // Runs the graph's nodes in `order`, each doing what its stream operation does.

@@ -33,6 +33,24 @@ bool packed_buffer(void** extra, const uint8_t*& buffer, size_t& bytes) {
 
 }  // namespace
 
+cudaError_t Runtime::packed_arguments(const void* host_fun, void** extra, std::vector<void*>& args) {
+  const KernelRecord* k = nullptr;
+  ModuleId module{};
+  cudaError_t error = cudaSuccess;
+  const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
+  if (info == nullptr) return record(error);
+  args.clear();
+  if (info->params.empty()) return cudaSuccess;
+  const uint8_t* buffer = nullptr;
+  size_t buffer_bytes = 0;
+  if (extra == nullptr || !packed_buffer(extra, buffer, buffer_bytes)) return record(cudaErrorInvalidValue);
+  for (const KernelParamInfo& p : info->params) {
+    if (uint64_t{p.offset} + p.size > buffer_bytes) return record(cudaErrorInvalidValue);
+    args.push_back(const_cast<uint8_t*>(buffer + p.offset));
+  }
+  return cudaSuccess;
+}
+
 cudaError_t Runtime::kernel_node(KernelNodeOp& op, const void* host_fun, Dim3 grid, Dim3 block, size_t shared,
                                  void** args, void** extra) {
   const KernelRecord* k = nullptr;
@@ -41,24 +59,20 @@ cudaError_t Runtime::kernel_node(KernelNodeOp& op, const void* host_fun, Dim3 gr
   const KernelInfo* info = loaded_kernel(host_fun, k, module, error);
   if (info == nullptr) return record(error);
   if ((args == nullptr) == (extra == nullptr) && !info->params.empty()) return record(cudaErrorInvalidValue);
-  const uint8_t* buffer = nullptr;
-  size_t buffer_bytes = 0;
-  if (args == nullptr && !info->params.empty() && !packed_buffer(extra, buffer, buffer_bytes))
-    return record(cudaErrorInvalidValue);
+  std::vector<void*> unpacked;
+  if (args == nullptr) {
+    if (cudaError_t e = packed_arguments(host_fun, extra, unpacked); e != cudaSuccess) return e;
+    args = unpacked.data();
+  }
   KernelNodeOp made;
   made.host_fun = host_fun;
   made.grid = grid;
   made.block = block;
   made.shared = shared;
-  for (const KernelParamInfo& p : info->params) {
-    const uint8_t* from = nullptr;
-    if (args != nullptr) {
-      from = static_cast<const uint8_t*>(args[made.args.size()]);
-    } else if (uint64_t{p.offset} + p.size <= buffer_bytes) {
-      from = buffer + p.offset;
-    }
+  for (size_t i = 0; i < info->params.size(); ++i) {
+    const auto* from = static_cast<const uint8_t*>(args[i]);
     if (from == nullptr) return record(cudaErrorInvalidValue);
-    made.args.emplace_back(from, from + p.size);
+    made.args.emplace_back(from, from + info->params[i].size);
   }
   made.attributes = std::move(op.attributes);  // new parameters keep the node's attributes
   op = std::move(made);

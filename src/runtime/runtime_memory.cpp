@@ -119,6 +119,14 @@ cudaError_t Runtime::symbol(const void* host_var, uint64_t& address, uint64_t& s
   }
 }
 
+cudaError_t Runtime::symbol_range(const void* host_var, size_t offset, size_t bytes, uint64_t& address) {
+  uint64_t size = 0;
+  if (cudaError_t e = symbol(host_var, address, size); e != cudaSuccess) return e;
+  if (offset > size || bytes > size - offset) return record(cudaErrorInvalidValue);
+  address += offset;
+  return cudaSuccess;
+}
+
 cudaError_t Runtime::copy_to_symbol(const void* host_var, const void* src, size_t bytes, size_t offset,
                                     cudaMemcpyKind kind) {
   uint64_t address = 0, size = 0;

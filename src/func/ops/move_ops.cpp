@@ -37,14 +37,15 @@ enum ClockRead : uint8_t { kClock64, kClock, kGlobalTimer, kClockHi, kGlobalTime
 void mov_clock_h(const ExecInst& in, Warp& w) {
   uint64_t* d = w.r(in.d[0]);
   const uint64_t clock = w.clock;
-  const uint64_t timer = clock * 1000 / w.launch->clock_mhz;  // %globaltimer in ns
+  // %globaltimer in ns; the division only for the reads that need it.
+  const auto timer = [&] { return clock * 1000 / w.launch->clock_mhz; };
   uint64_t v = clock;
   switch (in.aux) {
     case kClock: v = static_cast<uint32_t>(clock); break;
-    case kGlobalTimer: v = timer; break;
+    case kGlobalTimer: v = timer(); break;
     case kClockHi: v = clock >> 32; break;
-    case kGlobalTimerLo: v = static_cast<uint32_t>(timer); break;
-    case kGlobalTimerHi: v = timer >> 32; break;
+    case kGlobalTimerLo: v = static_cast<uint32_t>(timer()); break;
+    case kGlobalTimerHi: v = timer() >> 32; break;
     default: break;
   }
   for_each_lane(w.exec, [&](uint32_t l) { d[l] = v; });

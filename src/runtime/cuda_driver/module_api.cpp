@@ -14,28 +14,17 @@ namespace {
 cudaLibrary_t library(CUmodule m) { return reinterpret_cast<cudaLibrary_t>(m); }
 const void* kernel(CUfunction f) { return reinterpret_cast<const void*>(f); }
 
+// Runtime::packed_arguments, exported by lockstep's libcudart for this library.
+extern "C" cudaError_t __lockstep_packed_arguments(const void* func, void** extra, void** args, size_t capacity,
+                                                   size_t* count) noexcept;
+
 // The argument pointers of a launch given `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE): one
-// per parameter, into the packed buffer at the parameter's offset. False when `extra` gives no
-// buffer or one too small for the kernel's parameters.
-bool unpack_extra(CUfunction f, void** extra, std::vector<void*>& args) {
-  char* buffer = nullptr;
-  size_t size = 0;
-  bool sized = false;
-  for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
-    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = static_cast<char*>(extra[i + 1]);
-    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
-      size = *static_cast<size_t*>(extra[i + 1]);
-      sized = true;
-    }
-  }
-  if (buffer == nullptr || !sized) return false;
-  size_t offset = 0, bytes = 0;
-  for (size_t p = 0; cudaFuncGetParamInfo(kernel(f), p, &offset, &bytes) == cudaSuccess; ++p) {
-    if (offset + bytes > size) return false;
-    args.push_back(buffer + offset);
-  }
-  cudaGetLastError();  // the query past the last parameter
-  return true;
+// per parameter, into the packed buffer at the parameter's offset.
+cudaError_t unpack_extra(CUfunction f, void** extra, std::vector<void*>& args) {
+  size_t count = 0;
+  if (cudaError_t e = __lockstep_packed_arguments(kernel(f), extra, nullptr, 0, &count); e != cudaSuccess) return e;
+  args.resize(count);
+  return __lockstep_packed_arguments(kernel(f), extra, args.data(), args.size(), &count);
 }
 
 }  // namespace
@@ -88,7 +77,7 @@ extern "C" CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
   std::vector<void*> unpacked;
   if (kernelParams == nullptr && extra != nullptr) {
-    if (!unpack_extra(f, extra, unpacked)) return CUDA_ERROR_INVALID_VALUE;
+    if (cudaError_t e = unpack_extra(f, extra, unpacked); e != cudaSuccess) return status(e);
     kernelParams = unpacked.data();
   }
   return status(cudaLaunchKernel(kernel(f), dim3(gridDimX, gridDimY, gridDimZ), dim3(blockDimX, blockDimY, blockDimZ),

@@ -19,18 +19,6 @@ bool may_disable(const GraphNode& n) {
   return type == cudaGraphNodeTypeKernel || type == cudaGraphNodeTypeMemcpy || type == cudaGraphNodeTypeMemset;
 }
 
-// What a kernel node reports for an attribute never set: clusters of one block, the default
-// memory-synchronization domain mapped as CUDA maps it (default 0, remote 1), zero otherwise.
-cudaLaunchAttributeValue default_attribute(cudaLaunchAttributeID id) {
-  cudaLaunchAttributeValue v{};
-  if (id == cudaLaunchAttributeClusterDimension) v.clusterDim = {1, 1, 1};
-  if (id == cudaLaunchAttributeMemSyncDomainMap) {
-    v.memSyncDomainMap.default_ = 0;
-    v.memSyncDomainMap.remote = 1;
-  }
-  return v;
-}
-
 }  // namespace
 
 extern "C" cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
@@ -39,7 +27,7 @@ extern "C" cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cu
   const KernelNodeOp* k = kernel_node_op(hNode);
   if (k == nullptr || value_out == nullptr || !kernel_node_attribute(attr)) return invalid();
   const cudaLaunchAttributeValue* set = k->attribute(attr);
-  *value_out = set != nullptr ? *set : default_attribute(attr);
+  *value_out = set != nullptr ? *set : unset_attribute(attr);
   return cudaSuccess;
 }
 
@@ -47,9 +35,7 @@ extern "C" cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cu
                                                        const cudaKernelNodeAttrValue* value) {
   const RuntimeHandle r = process_runtime();
   KernelNodeOp* k = kernel_node_op(hNode);
-  if (k == nullptr || value == nullptr || !kernel_node_attribute(attr)) return invalid();
-  if (attr == cudaLaunchAttributeAccessPolicyWindow &&
-      (value->accessPolicyWindow.hitRatio < 0.0f || value->accessPolicyWindow.hitRatio > 1.0f))
+  if (k == nullptr || value == nullptr || !kernel_node_attribute(attr) || !valid_attribute(attr, *value))
     return invalid();
   k->set_attribute(attr, *value);
   return cudaSuccess;

@@ -1,44 +1,33 @@
 // Memcpy nodes to and from a __device__ or __constant__ variable: the symbol's address and the
-// offset are resolved when the node is made or changed, so the node is an ordinary 1D memcpy
-// node from then on (as a captured cudaMemcpyToSymbolAsync is, memory_api.cpp).
+// offset are resolved when the node is made or changed (Runtime::symbol_range), so the node is an
+// ordinary 1D memcpy node from then on (as a captured cudaMemcpyToSymbolAsync is, memory_api.cpp).
 #include "cudart/graph_handles.h"
 
 using namespace lockstep::runtime;
 
 namespace {
 
-// The bytes [offset, offset + count) of `symbol`; nullptr (the error recorded) when the symbol is
-// unknown or too small.
-char* symbol_bytes(const void* symbol, size_t count, size_t offset, cudaError_t& error) {
-  uint64_t address = 0, size = 0;
-  error = process_runtime()->symbol(symbol, address, size);
-  if (error != cudaSuccess) return nullptr;
-  if (offset + count > size) {
-    error = process_runtime()->record(cudaErrorInvalidValue);
-    return nullptr;
-  }
-  return reinterpret_cast<char*>(address + offset);
+// The copy into the symbol's bytes [offset, offset + count), or out of them.
+cudaError_t to_symbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind,
+                      MemcpyNodeOp& op) {
+  uint64_t address = 0;
+  const cudaError_t e = process_runtime()->symbol_range(symbol, offset, count, address);
+  if (e == cudaSuccess) op = memcpy_1d_op(reinterpret_cast<void*>(address), src, count, kind);
+  return e;
 }
 
-// The copy into the symbol, or from it; nullopt (the error recorded) when its bytes are not there.
-std::optional<MemcpyNodeOp> to_symbol(const void* symbol, const void* src, size_t count, size_t offset,
-                                      cudaMemcpyKind kind, cudaError_t& error) {
-  char* dst = symbol_bytes(symbol, count, offset, error);
-  if (dst == nullptr) return std::nullopt;
-  return memcpy_1d_op(dst, src, count, kind);
+cudaError_t from_symbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
+                        MemcpyNodeOp& op) {
+  uint64_t address = 0;
+  const cudaError_t e = process_runtime()->symbol_range(symbol, offset, count, address);
+  if (e == cudaSuccess) op = memcpy_1d_op(dst, reinterpret_cast<const void*>(address), count, kind);
+  return e;
 }
 
-std::optional<MemcpyNodeOp> from_symbol(void* dst, const void* symbol, size_t count, size_t offset,
-                                        cudaMemcpyKind kind, cudaError_t& error) {
-  const char* src = symbol_bytes(symbol, count, offset, error);
-  if (src == nullptr) return std::nullopt;
-  return memcpy_1d_op(dst, src, count, kind);
-}
-
-cudaError_t set_node(MemcpyNodeOp* node, std::optional<MemcpyNodeOp> op, cudaError_t error) {
-  if (!op) return error;
+// A memcpy node's operation, given the node's handle or the executable graph's copy of it.
+cudaError_t set_node(MemcpyNodeOp* node, const MemcpyNodeOp& op) {
   if (node == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
-  *node = *op;
+  *node = op;
   return cudaSuccess;
 }
 
@@ -54,9 +43,9 @@ extern "C" cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t* pGraphNod
                                                       const void* symbol, const void* src, size_t count,
                                                       size_t offset, cudaMemcpyKind kind) {
   return guarded([&] {
-    cudaError_t error = cudaSuccess;
-    std::optional<MemcpyNodeOp> op = to_symbol(symbol, src, count, offset, kind, error);
-    return op ? add_graph_node(pGraphNode, graph, pDependencies, numDependencies, *op) : error;
+    MemcpyNodeOp op;
+    if (cudaError_t e = to_symbol(symbol, src, count, offset, kind, op); e != cudaSuccess) return e;
+    return add_graph_node(pGraphNode, graph, pDependencies, numDependencies, op);
   });
 }
 
@@ -65,9 +54,9 @@ extern "C" cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t* pGraphN
                                                         size_t numDependencies, void* dst, const void* symbol,
                                                         size_t count, size_t offset, cudaMemcpyKind kind) {
   return guarded([&] {
-    cudaError_t error = cudaSuccess;
-    std::optional<MemcpyNodeOp> op = from_symbol(dst, symbol, count, offset, kind, error);
-    return op ? add_graph_node(pGraphNode, graph, pDependencies, numDependencies, *op) : error;
+    MemcpyNodeOp op;
+    if (cudaError_t e = from_symbol(dst, symbol, count, offset, kind, op); e != cudaSuccess) return e;
+    return add_graph_node(pGraphNode, graph, pDependencies, numDependencies, op);
   });
 }
 
@@ -75,18 +64,18 @@ extern "C" cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node
                                                             const void* src, size_t count, size_t offset,
                                                             cudaMemcpyKind kind) {
   return guarded([&] {
-    cudaError_t error = cudaSuccess;
-    std::optional<MemcpyNodeOp> op = to_symbol(symbol, src, count, offset, kind, error);
-    return set_node(graph_memcpy(node), std::move(op), error);
+    MemcpyNodeOp op;
+    if (cudaError_t e = to_symbol(symbol, src, count, offset, kind, op); e != cudaSuccess) return e;
+    return set_node(graph_memcpy(node), op);
   });
 }
 
 extern "C" cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void* dst, const void* symbol,
                                                               size_t count, size_t offset, cudaMemcpyKind kind) {
   return guarded([&] {
-    cudaError_t error = cudaSuccess;
-    std::optional<MemcpyNodeOp> op = from_symbol(dst, symbol, count, offset, kind, error);
-    return set_node(graph_memcpy(node), std::move(op), error);
+    MemcpyNodeOp op;
+    if (cudaError_t e = from_symbol(dst, symbol, count, offset, kind, op); e != cudaSuccess) return e;
+    return set_node(graph_memcpy(node), op);
   });
 }
 
@@ -94,9 +83,9 @@ extern "C" cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t 
                                                                 const void* symbol, const void* src, size_t count,
                                                                 size_t offset, cudaMemcpyKind kind) {
   return guarded([&] {
-    cudaError_t error = cudaSuccess;
-    std::optional<MemcpyNodeOp> op = to_symbol(symbol, src, count, offset, kind, error);
-    return set_node(exec_node_op<MemcpyNodeOp>(hGraphExec, node), std::move(op), error);
+    MemcpyNodeOp op;
+    if (cudaError_t e = to_symbol(symbol, src, count, offset, kind, op); e != cudaSuccess) return e;
+    return set_node(exec_node_op<MemcpyNodeOp>(hGraphExec, node), op);
   });
 }
 
@@ -104,8 +93,8 @@ extern "C" cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_
                                                                   void* dst, const void* symbol, size_t count,
                                                                   size_t offset, cudaMemcpyKind kind) {
   return guarded([&] {
-    cudaError_t error = cudaSuccess;
-    std::optional<MemcpyNodeOp> op = from_symbol(dst, symbol, count, offset, kind, error);
-    return set_node(exec_node_op<MemcpyNodeOp>(hGraphExec, node), std::move(op), error);
+    MemcpyNodeOp op;
+    if (cudaError_t e = from_symbol(dst, symbol, count, offset, kind, op); e != cudaSuccess) return e;
+    return set_node(exec_node_op<MemcpyNodeOp>(hGraphExec, node), op);
   });
 }

@@ -2,6 +2,8 @@
 // (cudaKernel_t, cudaFunction_t) and hand it, cast to const void*, to every API that takes a
 // kernel (launches, attributes, occupancy). Here a kernel's handle is its host stub's address,
 // so those APIs take the handle as they take the stub.
+#include <vector>
+
 #include "cudart/process_runtime.h"
 
 using lockstep::runtime::guarded;
@@ -39,4 +41,20 @@ extern "C" cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cuda
                                                        int device) {
   if (device != 0) return process_runtime()->record(cudaErrorInvalidDevice);
   return guarded([&] { return process_runtime()->set_kernel_attribute(kernel, attr, value); });
+}
+
+// For the driver API stand-in (src/runtime/cuda_driver), which reaches the runtime only through
+// what this library exports: cuLaunchKernel's packed `extra` buffer as one argument pointer per
+// parameter (Runtime::packed_arguments). *count gets the number of parameters; at most `capacity`
+// pointers are written.
+extern "C" cudaError_t __lockstep_packed_arguments(const void* func, void** extra, void** args, size_t capacity,
+                                                   size_t* count) noexcept {
+  return guarded([&] {
+    std::vector<void*> unpacked;
+    const cudaError_t e = process_runtime()->packed_arguments(func, extra, unpacked);
+    if (e != cudaSuccess) return e;
+    *count = unpacked.size();
+    for (size_t i = 0; i < unpacked.size() && i < capacity; ++i) args[i] = unpacked[i];
+    return cudaSuccess;
+  });
 }

@@ -57,10 +57,9 @@ extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* s
                                                cudaMemcpyKind kind, cudaStream_t stream) {
   if (process_runtime()->capturing(stream))  // a memcpy node to the symbol's address (capture_api.cpp)
     return guarded([&] {
-      uint64_t address = 0, size = 0;
-      if (cudaError_t e = process_runtime()->symbol(symbol, address, size); e != cudaSuccess) return e;
-      if (offset + count > size) return process_runtime()->record(cudaErrorInvalidValue);
-      void* dst = reinterpret_cast<void*>(address + offset);
+      uint64_t address = 0;
+      if (cudaError_t e = process_runtime()->symbol_range(symbol, offset, count, address); e != cudaSuccess) return e;
+      void* dst = reinterpret_cast<void*>(address);
       return process_runtime()->capture(stream, lockstep::runtime::memcpy_1d_op(dst, src, count, kind));
     });
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
@@ -70,10 +69,9 @@ extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, 
                                                  cudaMemcpyKind kind, cudaStream_t stream) {
   if (process_runtime()->capturing(stream))  // a memcpy node from the symbol's address (capture_api.cpp)
     return guarded([&] {
-      uint64_t address = 0, size = 0;
-      if (cudaError_t e = process_runtime()->symbol(symbol, address, size); e != cudaSuccess) return e;
-      if (offset + count > size) return process_runtime()->record(cudaErrorInvalidValue);
-      const void* src = reinterpret_cast<const void*>(address + offset);
+      uint64_t address = 0;
+      if (cudaError_t e = process_runtime()->symbol_range(symbol, offset, count, address); e != cudaSuccess) return e;
+      const void* src = reinterpret_cast<const void*>(address);
       return process_runtime()->capture(stream, lockstep::runtime::memcpy_1d_op(dst, src, count, kind));
     });
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);

@@ -3,6 +3,7 @@
 // back. Streams run in order at the call, so none of it changes what runs; the L2 model has no
 // persisting lines, so cudaCtxResetPersistingL2Cache has nothing to reset.
 #include "cudart/process_runtime.h"
+#include "runtime/launch_attributes.h"
 
 using lockstep::runtime::process_runtime;
 using lockstep::runtime::RuntimeHandle;
@@ -22,18 +23,6 @@ bool is_stream_attribute(cudaStreamAttrID id) {
   }
 }
 
-// What a stream reports for an attribute never set: no window, automatic synchronization, the
-// default domain mapped as CUDA maps it (default 0, remote 1).
-cudaStreamAttrValue default_attribute(cudaStreamAttrID id) {
-  cudaStreamAttrValue v{};
-  if (id == cudaStreamAttributeSynchronizationPolicy) v.syncPolicy = cudaSyncPolicyAuto;
-  if (id == cudaStreamAttributeMemSyncDomainMap) {
-    v.memSyncDomainMap.default_ = 0;
-    v.memSyncDomainMap.remote = 1;
-  }
-  return v;
-}
-
 }  // namespace
 
 extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
@@ -47,7 +36,7 @@ extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAt
   } else if (const cudaStreamAttrValue* set = r->stream_attribute(hStream, attr)) {
     *value_out = *set;
   } else {
-    *value_out = default_attribute(attr);
+    *value_out = lockstep::runtime::unset_attribute(attr);
   }
   return cudaSuccess;
 }
@@ -57,10 +46,7 @@ extern "C" cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAt
   const RuntimeHandle r = process_runtime();
   if (value == nullptr || !is_stream_attribute(attr)) return r->record(cudaErrorInvalidValue);
   if (!r->is_stream(hStream)) return r->record(cudaErrorInvalidResourceHandle);
-  if (attr == cudaStreamAttributeAccessPolicyWindow) {
-    const cudaAccessPolicyWindow& w = value->accessPolicyWindow;
-    if (w.hitRatio < 0.0f || w.hitRatio > 1.0f) return r->record(cudaErrorInvalidValue);
-  }
+  if (!lockstep::runtime::valid_attribute(attr, *value)) return r->record(cudaErrorInvalidValue);
   if (attr == cudaStreamAttributePriority) {
     r->set_stream_priority(hStream, value->priority);
   } else {

@@ -57,15 +57,20 @@ extern "C" cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cuda
 
 namespace {
 
+// Bytes per element of `array`; 0 for an unknown array.
+size_t element_bytes(cudaArray_const_t array) {
+  cudaChannelFormatDesc desc{};
+  if (process_runtime()->array_info(&desc, nullptr, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess) return 0;
+  return static_cast<size_t>(desc.x + desc.y + desc.z + desc.w) / 8;
+}
+
 // The deprecated 1D copies address `count` bytes from (wOffset, hOffset) in row-major order:
 // within one row, or whole rows from the start of a row.
 bool rows_of(cudaArray_const_t array, size_t w_offset, size_t count, size_t& width, size_t& height) {
   cudaExtent extent{};
-  cudaChannelFormatDesc desc{};
-  if (process_runtime()->array_info(&desc, &extent, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess)
+  if (process_runtime()->array_info(nullptr, &extent, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess)
     return false;
-  const size_t channels = (desc.x != 0) + (desc.y != 0) + (desc.z != 0) + (desc.w != 0);
-  const size_t row = extent.width * channels * static_cast<size_t>(desc.x) / 8;
+  const size_t row = extent.width * element_bytes(array);
   if (w_offset + count <= row) {
     width = count;
     height = 1;
@@ -93,13 +98,6 @@ cudaError_t copy_from_array_1d(void* dst, cudaArray_const_t src, size_t wOffset,
     if (!rows_of(src, wOffset, count, width, height)) return process_runtime()->record(cudaErrorInvalidValue);
     return process_runtime()->copy_from_array(dst, width, src, wOffset, hOffset, width, height, kind);
   });
-}
-
-// Bytes per element of `array`; 0 for an unknown array.
-size_t element_bytes(cudaArray_const_t array) {
-  cudaChannelFormatDesc desc{};
-  if (process_runtime()->array_info(&desc, nullptr, nullptr, const_cast<cudaArray_t>(array)) != cudaSuccess) return 0;
-  return static_cast<size_t>(desc.x + desc.y + desc.z + desc.w) / 8;
 }
 
 // A copy of `height` rows of `width` bytes between two arrays, as cudaMemcpy3D's array-to-array
