@@ -38,6 +38,14 @@ inline bool valid_memset(const cudaMemsetParams& p) {
   return element_ok && p.dst != nullptr && (p.height <= 1 || p.pitch >= p.width * p.elementSize);
 }
 
+// The operation of type T the node behind `handle` records; nullptr for an unknown handle or a
+// node of another type.
+template <class T>
+T* node_op(cudaGraphNode_t handle) {
+  GraphNode* node = process_runtime()->graph_table().node(handle);
+  return node == nullptr ? nullptr : std::get_if<T>(&node->op);
+}
+
 // The node of executable graph `exec` made from `node` (a node of the graph instantiated);
 // nullptr when either handle is unknown or the node came after the instantiation. Found by id:
 // nodes destroyed since the instantiation shift the positions of the graph's nodes, not the

@@ -12,12 +12,6 @@ namespace {
 
 cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
-template <class T>
-T* node_op(cudaGraphNode_t node) {
-  GraphNode* n = process_runtime()->graph_table().node(node);
-  return n == nullptr ? nullptr : std::get_if<T>(&n->op);
-}
-
 }  // namespace
 
 extern "C" cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,

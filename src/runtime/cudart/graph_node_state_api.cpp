@@ -8,11 +8,6 @@ namespace {
 
 cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
-KernelNodeOp* kernel_node_op(cudaGraphNode_t handle) {
-  GraphNode* node = process_runtime()->graph_table().node(handle);
-  return node == nullptr ? nullptr : std::get_if<KernelNodeOp>(&node->op);
-}
-
 // CUDA lets only kernel, memcpy and memset nodes be disabled.
 bool may_disable(const GraphNode& n) {
   const cudaGraphNodeType type = node_type(n.op);
@@ -24,7 +19,7 @@ bool may_disable(const GraphNode& n) {
 extern "C" cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
                                                        cudaKernelNodeAttrValue* value_out) {
   const RuntimeHandle r = process_runtime();
-  const KernelNodeOp* k = kernel_node_op(hNode);
+  const KernelNodeOp* k = node_op<KernelNodeOp>(hNode);
   if (k == nullptr || value_out == nullptr || !kernel_node_attribute(attr)) return invalid();
   const cudaLaunchAttributeValue* set = k->attribute(attr);
   *value_out = set != nullptr ? *set : unset_attribute(attr);
@@ -34,7 +29,7 @@ extern "C" cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cu
 extern "C" cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
                                                        const cudaKernelNodeAttrValue* value) {
   const RuntimeHandle r = process_runtime();
-  KernelNodeOp* k = kernel_node_op(hNode);
+  KernelNodeOp* k = node_op<KernelNodeOp>(hNode);
   if (k == nullptr || value == nullptr || !kernel_node_attribute(attr) || !valid_attribute(attr, *value))
     return invalid();
   k->set_attribute(attr, *value);
@@ -43,8 +38,8 @@ extern "C" cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cu
 
 extern "C" cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) {
   const RuntimeHandle r = process_runtime();
-  KernelNodeOp* dst = kernel_node_op(hDst);
-  const KernelNodeOp* src = kernel_node_op(hSrc);
+  KernelNodeOp* dst = node_op<KernelNodeOp>(hDst);
+  const KernelNodeOp* src = node_op<KernelNodeOp>(hSrc);
   if (dst == nullptr || src == nullptr) return invalid();
   dst->attributes = src->attributes;
   return cudaSuccess;

@@ -11,12 +11,6 @@ namespace {
 
 cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
-template <class T>
-T* node_op(cudaGraphNode_t handle) {
-  GraphNode* node = process_runtime()->graph_table().node(handle);
-  return node == nullptr ? nullptr : std::get_if<T>(&node->op);
-}
-
 cudaError_t set_memcpy(MemcpyNodeOp* op, const cudaMemcpy3DParms* p) {
   if (op == nullptr || p == nullptr) return invalid();
   op->params = *p;

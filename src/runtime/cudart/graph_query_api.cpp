@@ -13,13 +13,6 @@ namespace {
 
 cudaError_t invalid() { return process_runtime()->record(cudaErrorInvalidValue); }
 
-// The node behind `handle` when it records an operation of type T; nullptr otherwise.
-template <class T>
-T* node_op(cudaGraphNode_t handle) {
-  GraphNode* node = process_runtime()->graph_table().node(handle);
-  return node == nullptr ? nullptr : std::get_if<T>(&node->op);
-}
-
 cudaError_t list_nodes(cudaGraphNode_t handle, cudaGraphNode_t* nodes, size_t* count, bool dependencies) {
   Graph* g = nullptr;
   GraphNode* node = process_runtime()->graph_table().node(handle, &g);

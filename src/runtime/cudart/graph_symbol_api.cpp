@@ -31,11 +31,6 @@ cudaError_t set_node(MemcpyNodeOp* node, const MemcpyNodeOp& op) {
   return cudaSuccess;
 }
 
-MemcpyNodeOp* graph_memcpy(cudaGraphNode_t handle) {
-  GraphNode* node = process_runtime()->graph_table().node(handle);
-  return node == nullptr ? nullptr : std::get_if<MemcpyNodeOp>(&node->op);
-}
-
 }  // namespace
 
 extern "C" cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -66,7 +61,7 @@ extern "C" cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node
   return guarded([&] {
     MemcpyNodeOp op;
     if (cudaError_t e = to_symbol(symbol, src, count, offset, kind, op); e != cudaSuccess) return e;
-    return set_node(graph_memcpy(node), op);
+    return set_node(node_op<MemcpyNodeOp>(node), op);
   });
 }
 
@@ -75,7 +70,7 @@ extern "C" cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t no
   return guarded([&] {
     MemcpyNodeOp op;
     if (cudaError_t e = from_symbol(dst, symbol, count, offset, kind, op); e != cudaSuccess) return e;
-    return set_node(graph_memcpy(node), op);
+    return set_node(node_op<MemcpyNodeOp>(node), op);
   });
 }
 
