@@ -25,6 +25,10 @@ inline LaneMask guarded_lanes(const ExecInst& in, const Warp& w) {
 // moved the warp to another path (func/ops/warp_common.cpp).
 bool gather_members(const ExecInst& in, Warp& w);
 
+// A nanosleep's duration in ns: the longest its lanes `lanes` ask for, at most the 1 ms the PTX
+// ISA allows. The timing model suspends the warp for it; functional mode has no time to spend.
+uint32_t nanosleep_ns(const ExecInst& in, const Warp& w, LaneMask lanes);
+
 // Runs `in` (the instruction at w.pc) for the lanes `lanes`, moves the PC on and reconverges
 // when the new PC is the top of the warp's divergence stack.
 inline void execute(const ExecInst& in, Warp& w, LaneMask lanes) {

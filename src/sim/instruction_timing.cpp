@@ -198,6 +198,7 @@ std::vector<InstTiming> instruction_timing(const ir::KernelProgram& kernel, cons
     // beside the instruction before it would leave them behind, so nothing folds there.
     t.folded = gpu.timing.fold_immediate_moves && !forms_warps && foldable_move(inst);
     t.cta_barrier = inst.decoded.opcode == ir::Opcode::Bar || inst.decoded.opcode == ir::Opcode::Barrier;
+    t.sleeps = inst.decoded.opcode == ir::Opcode::Nanosleep;
     t.deferred = func::may_write_global(inst) || func::calls_launch_service(kernel, inst);
     table.push_back(t);
   }

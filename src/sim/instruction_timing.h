@@ -31,6 +31,8 @@ struct InstTiming {
   bool deferred = false;
   // bar / barrier (CTA and cluster): may release warps of its block that wait at a barrier.
   bool cta_barrier = false;
+  // nanosleep: the warp sleeps for the time its lanes ask (Sm::sleep).
+  bool sleeps = false;
   // A mov of an immediate into a register of at most 32 bits, with timing.immediate_moves =
   // fold: ptxas propagates the constant into the instructions that read it, so on hardware it
   // is no instruction at all. It takes no fetch, I-buffer entry, issue slot or unit; the SM

@@ -475,6 +475,7 @@ void Sm::issue_instruction(uint32_t slot, uint64_t now) {
   if (t.long_latency) part.scheduler->on_long_latency(local);
   part.scheduler->on_issue(local, now);
   after_issue(slot, now, depth_before, t);
+  if (t.sleeps) sleep(slot, now, func::nanosleep_ns(in, w, lanes));
 }
 
 void Sm::take_finished_accesses(uint64_t now) {
@@ -503,6 +504,7 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
     }
     const uint64_t push = ctx_.gpu->timing.simt_push_cycles, pop = ctx_.gpu->timing.simt_pop_cycles;
     const size_t depth = push != 0 || pop != 0 ? w.divergence->depth() : depth_before;
+    ws.sleeping = false;
     if (depth > depth_before && push != 0) ws.ready_at = now + 1 + push * (depth - depth_before);
     if (depth < depth_before && pop != 0) ws.ready_at = now + 1 + pop * (depth_before - depth);
     latest_ready_at_ = std::max(latest_ready_at_, ws.ready_at);
@@ -521,6 +523,15 @@ void Sm::after_issue(uint32_t slot, uint64_t now, size_t depth_before, const Ins
     }
   }
   if (w.status == func::Warp::Status::Exited && ws.in_flight == 0) finish_block(ws.cta_slot);
+}
+
+void Sm::sleep(uint32_t slot, uint64_t now, uint32_t ns) {
+  WarpSlot& ws = warps_[slot];
+  const uint64_t cycles = (uint64_t{ns} * ctx_.gpu->gpu.core_clock_mhz + 999) / 1000;
+  if (now + 1 + cycles <= ws.ready_at) return;  // a stack cost holds it longer
+  ws.ready_at = now + 1 + cycles;
+  ws.sleeping = true;
+  latest_ready_at_ = std::max(latest_ready_at_, ws.ready_at);
 }
 
 IBufferEntry Sm::issue_head(uint32_t slot) {

@@ -138,7 +138,8 @@ class Sm {
     bool resident = false;
     uint32_t cta_slot = 0;
     func::Warp* warp = nullptr;
-    uint64_t ready_at = 0;        // SIMT-stack push/pop costs hold issue until then
+    uint64_t ready_at = 0;        // SIMT-stack push/pop costs or a nanosleep hold issue until then
+    bool sleeping = false;        // ready_at is a nanosleep's wake-up (stall reason sleeping)
     uint32_t in_flight = 0;       // issued instructions not yet complete
     uint32_t memory_in_flight = 0;  // of those, memory accesses
     // Ready but for its unit's issue slot, which frees at this cycle: pipeline busy until then
@@ -316,6 +317,10 @@ class Sm {
   // held reasons (exit, barrier), deadlock check and block retirement.
   void after_issue(uint32_t slot, uint64_t now, size_t depth_before, const InstTiming& t);
   void flush(uint32_t slot);
+  // nanosleep: the warp issues nothing for `ns` nanoseconds of the core clock. Without it, a
+  // wait loop that backs off with nanosleep (cuda::barrier's, for one) never leaves the issue
+  // slot to the warp it waits for under greedy-then-oldest.
+  void sleep(uint32_t slot, uint64_t now, uint32_t ns);
   // Issue takes the warp's I-buffer head (its dependency hold ends; fetch may fill the entry).
   IBufferEntry issue_head(uint32_t slot);
   // Runs the folded moves (InstTiming::folded) at the warp's PC, then flushes the I-buffer when

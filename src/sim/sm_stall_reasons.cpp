@@ -30,7 +30,7 @@ StallReason Sm::classify(uint32_t slot, uint64_t now, uint64_t* unit_free) const
   const WarpSlot& ws = warps_[slot];
   if (ws.formed) return classify_formed(slot, now, unit_free);
   if (ibuffer_.count(slot) == 0) return fetch_->ready_at(slot) > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
-  if (ws.ready_at > now) return StallReason::kDivergence;
+  if (ws.ready_at > now) return ws.sleeping ? StallReason::kSleeping : StallReason::kDivergence;
   const IBufferEntry& head = ibuffer_.front(slot);
   const InstTiming& t = (*ctx_.timing)[head.pc];
   if (!ws.head_clear) {

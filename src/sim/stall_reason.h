@@ -23,12 +23,13 @@ enum class StallReason : uint8_t {
   kScoreboardFull,       // rid-table: no free entry for the instruction's destinations
   kDivergence,           // the SIMT stack's push or pop cost
   kNoInstruction,        // the I-buffer is empty and no fetch is pending (after a branch, ...)
+  kSleeping,             // suspended by nanosleep for the time its lanes asked
   kBarrier,              // waits at bar.sync for the block's other warps
   kExited,               // finished; its block still runs
   kNoWarp,               // schedulers only: no resident warp
 };
 
-inline constexpr size_t kStallReasonCount = 16;
+inline constexpr size_t kStallReasonCount = 17;
 
 // The reason's name in reports and in the stats JSON ("memory_dependency").
 constexpr std::string_view stall_reason_name(StallReason r) {
@@ -36,7 +37,8 @@ constexpr std::string_view stall_reason_name(StallReason r) {
       "issued",          "not_selected",   "pipeline_busy",     "texture",
       "constant_miss",   "instruction_fetch", "memory_throttle", "memory_dependency",
       "synchronization", "execution_dependency", "scoreboard_full", "divergence",
-      "no_instruction",  "barrier",        "exited",            "no_warp"};
+      "no_instruction",  "sleeping",       "barrier",           "exited",
+      "no_warp"};
   return names[static_cast<size_t>(r)];
 }
 

@@ -11,7 +11,7 @@ namespace lockstep::stats {
 
 // 2: launch "timing", kernel and total "cycles"; 3: timing "memory"; 4: "average_active_lanes" and
 // "divergence" in launches, kernels and totals.
-inline constexpr int kStatsJsonVersion = 4;
+inline constexpr int kStatsJsonVersion = 5;
 
 // What the run was: the program, the modelled GPU, the simulation mode.
 struct RunContext {

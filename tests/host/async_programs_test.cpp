@@ -4,7 +4,8 @@
 // `lockstep run` in functional and timing mode: cuda::barrier (arrive_and_wait, split
 // arrive/wait), cuda::memcpy_async with a barrier, cooperative_groups::memcpy_async + wait,
 // cuda::pipeline with producer and consumer warps, and a cooperative launch whose kernel also
-// uses a cuda::barrier, each checked against a CPU reference. stdout and the exit code are exact.
+// uses a cuda::barrier, and a barrier whose waiters back off with nanosleep while one warp
+// arrives late, each checked against a CPU reference. stdout and the exit code are exact.
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,6 +31,7 @@ TEST_P(AsyncBarriers, EveryPartMatchesTheCpu) {
             "cooperative_groups::memcpy_async + wait: ok\n"
             "pipeline, producer and consumer warps: ok\n"
             "cooperative launch with a block barrier: ok\n"
+            "late arrival at a barrier whose wait sleeps: ok\n"
             "PASSED\n");
   expect_only_kernel_summaries(r.err);
 }

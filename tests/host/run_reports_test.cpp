@@ -56,7 +56,7 @@ TEST(RunReports, StatsJsonDescribesEveryLaunch) {
   const nlohmann::json stats = nlohmann::json::parse(read_text(file));
   std::filesystem::remove(file);
   EXPECT_EQ(stats["schema"], "lockstep-stats");
-  EXPECT_EQ(stats["version"], 4);
+  EXPECT_EQ(stats["version"], 5);
   EXPECT_EQ(stats["mode"], "functional");
   EXPECT_EQ(stats["program"], nlohmann::json::array({program("vector_add")}));
   EXPECT_EQ(stats["gpu"]["preset"], "h100");

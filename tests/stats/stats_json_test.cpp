@@ -24,7 +24,7 @@ TEST(StatsJson, DocumentForThreeLaunchesOfTwoKernels) {
   c.program = {"./app", "-n", "4"};
   const std::string expected = R"json({
   "schema": "lockstep-stats",
-  "version": 4,
+  "version": 5,
   "mode": "functional",
   "program": [
     "./app",

@@ -127,10 +127,10 @@ TEST(TimingSummary, NoCyclesAndNoStallsPrintZerosAndNone) {
             "blocks/SM, limited by warps; 16 registers) top stalls: none\n");
 }
 
-TEST(TimingJson, VersionFourWithTimingObjectAndNullForFunctionalLaunches) {
+TEST(TimingJson, VersionFiveWithTimingObjectAndNullForFunctionalLaunches) {
   const auto doc = nlohmann::ordered_json::parse(stats_json(mixed_run(), RunContext{}));
-  EXPECT_EQ(doc["version"], 4);
-  EXPECT_EQ(kStatsJsonVersion, 4);
+  EXPECT_EQ(doc["version"], 5);
+  EXPECT_EQ(kStatsJsonVersion, 5);
   EXPECT_TRUE(doc["launches"][1]["timing"].is_null());
   const std::string expected = R"json({
   "cycles": 1000,
@@ -159,6 +159,7 @@ TEST(TimingJson, VersionFourWithTimingObjectAndNullForFunctionalLaunches) {
     "scoreboard_full": 0,
     "divergence": 0,
     "no_instruction": 0,
+    "sleeping": 0,
     "barrier": 8000,
     "exited": 0,
     "no_warp": 0
@@ -177,6 +178,7 @@ TEST(TimingJson, VersionFourWithTimingObjectAndNullForFunctionalLaunches) {
     "scoreboard_full": 0,
     "divergence": 0,
     "no_instruction": 0,
+    "sleeping": 0,
     "barrier": 0,
     "exited": 0,
     "no_warp": 2000

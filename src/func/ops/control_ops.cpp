@@ -1,11 +1,14 @@
 // Control flow: bra, ret, exit, the synthetic function exit, call, trap and CTA barriers.
 // These handlers own the PC (ExecInst::is_control) and talk to the warp's DivergenceUnit.
+#include <algorithm>
 #include <cstring>
 
 #include "func/bind.h"
 #include "func/bound_kernel.h"
 #include "func/divergence/divergence_unit.h"
+#include "func/lanes.h"
 #include "func/ops/device_calls.h"
+#include "func/step.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
@@ -364,10 +367,19 @@ std::optional<ExecInst> bind_nanosleep(const ir::Instruction& inst, BindContext&
   ctx.expect_operands(inst, 1);
   ExecInst e = make_exec(inst, nop_control_h);
   e.is_control = true;
+  e.s[0] = ctx.slot(inst.operands[0]);  // the duration in ns (u32), for nanosleep_ns
   return e;
 }
 
 }  // namespace
+
+uint32_t nanosleep_ns(const ExecInst& in, const Warp& w, LaneMask lanes) {
+  constexpr uint32_t kMaxNs = 1'000'000;
+  const uint64_t* t = w.regs + static_cast<size_t>(in.s[0]) * w.width;
+  uint32_t longest = 0;
+  for_each_lane(lanes, [&](uint32_t lane) { longest = std::max(longest, static_cast<uint32_t>(t[lane])); });
+  return std::min(longest, kMaxNs);
+}
 
 void register_control_ops(OpTable& t) {
   t.add("bra", bind_bra);

@@ -7,6 +7,9 @@
 //  4. cuda::pipeline with producer and consumer warps (partitioned roles) over several stages.
 //  5. A cooperative launch (cudaLaunchCooperativeKernel) whose kernel uses a cuda::barrier in each
 //     block and grid.sync() between blocks.
+//  6. A late arrival: 31 warps of a block wait on a cuda::barrier while the 32nd sums a stretch of
+//     global memory. The wait polls, then backs off with nanosleep: the sleeping waiters leave the
+//     issue slots to the late warp (a scheduler that kept issuing their polls would starve it).
 // Prints one line per part and PASSED when every part matched, FAILED otherwise.
 #include <cstdio>
 #include <vector>
@@ -284,6 +287,42 @@ bool check_cooperative() {
   return launched == cudaSuccess && cudaGetLastError() == cudaSuccess && got == expect;
 }
 
+// ---- 6. a late arrival ---------------------------------------------------------------------------
+
+__global__ void late_arrival(const int* src, int n, int* out) {
+  __shared__ block_barrier bar;
+  __shared__ int late_sum;
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp == blockDim.x / 32 - 1) {
+    int s = 0;
+    for (int i = lane; i < n; i += 32) s += src[i];
+    for (int offset = 16; offset > 0; offset /= 2) s += __shfl_down_sync(0xffffffffu, s, offset);
+    if (lane == 0) late_sum = s;
+  }
+  bar.arrive_and_wait();
+  out[threadIdx.x] = late_sum + threadIdx.x;
+}
+
+bool check_late_arrival() {
+  const int n = 16384, threads = 1024;
+  std::vector<int> in(n), got(threads);
+  int sum = 0;
+  for (int i = 0; i < n; ++i) sum += in[i] = (i * 13) % 101 - 50;
+  int *d_in, *d_out;
+  cudaMalloc(&d_in, n * sizeof(int));
+  cudaMalloc(&d_out, threads * sizeof(int));
+  cudaMemcpy(d_in, in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  late_arrival<<<1, threads>>>(d_in, n, d_out);
+  cudaMemcpy(got.data(), d_out, threads * sizeof(int), cudaMemcpyDeviceToHost);
+  cudaFree(d_in);
+  cudaFree(d_out);
+  bool ok = cudaGetLastError() == cudaSuccess;
+  for (int t = 0; t < threads; ++t) ok = ok && got[t] == sum + t;
+  return ok;
+}
+
 int main() {
   bool ok = true;
   auto report = [&](const char* name, bool passed) {
@@ -296,6 +335,7 @@ int main() {
   report("cooperative_groups::memcpy_async + wait", check_window_sums());
   report("pipeline, producer and consumer warps", check_pipeline());
   report("cooperative launch with a block barrier", check_cooperative());
+  report("late arrival at a barrier whose wait sleeps", check_late_arrival());
   std::printf("%s\n", ok ? "PASSED" : "FAILED");
   return ok ? 0 : 1;
 }
