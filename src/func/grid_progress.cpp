@@ -1,6 +1,9 @@
 #include "func/grid_progress.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
+#include <string_view>
 
 #include "fmt/format.h"
 #include "func/divergence/divergence_unit.h"
@@ -84,34 +87,65 @@ std::string waiting_paths(const Warp& w) {
 }  // namespace
 
 LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located, FaultKind kind) {
-  constexpr size_t kMaxReportedWarps = 16;
+  constexpr size_t kMaxLines = 16;
   LaunchFault f;
   f.fault.kind = kind;
   f.fault.detail = std::move(detail);
-  bool found = false;
-  size_t stuck = 0;
+  struct StuckWarp {
+    std::string who;    // "block (x,y,z) warp w"
+    std::string state;  // PC, mask, wait, divergence
+  };
+  std::vector<StuckWarp> stuck;
   for (size_t b = 0; b < blocks.size(); ++b) {
     for (const Warp& w : *blocks[b].warps) {
       if (w.status == Warp::Status::Exited) continue;
       const bool at_barrier = w.status == Warp::Status::AtBarrier;
       const ir::Pc pc = at_barrier ? w.barrier_pc : w.pc;
-      if (!found) {
+      if (stuck.empty()) {
         *located = b;
         f.warp = w.warp_id;
         f.pc = pc;
-        found = true;
       }
-      if (++stuck > kMaxReportedWarps) continue;
       const uint32_t* id = blocks[b].cta->ctaid;
-      f.warp_states.push_back(
-          at_barrier ? fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} waiting at barrier {}", id[0], id[1],
-                                   id[2], w.warp_id, pc, w.active, w.barrier_id)
-                     : fmt::format("block ({},{},{}) warp {}: pc {} active {:#x} running{}", id[0], id[1], id[2],
-                                   w.warp_id, pc, w.active, waiting_paths(w)));
+      stuck.push_back({fmt::format("block ({},{},{}) warp {}", id[0], id[1], id[2], w.warp_id),
+                       at_barrier ? fmt::format("pc {} active {:#x} waiting at barrier {}", pc, w.active, w.barrier_id)
+                                  : fmt::format("pc {} active {:#x} running{}", pc, w.active, waiting_paths(w))});
     }
   }
-  if (stuck > kMaxReportedWarps)
-    f.warp_states.push_back(fmt::format("... and {} more warps", stuck - kMaxReportedWarps));
+  if (stuck.size() <= kMaxLines) {
+    for (const StuckWarp& s : stuck) f.warp_states.push_back(s.who + ": " + s.state);
+    return f;
+  }
+  // Too many to list: one line per state, named by its first warp, the rarest states first. In a
+  // hang of thousands of warps, the few that are somewhere else (the one that never arrives) are
+  // what the user needs to see.
+  struct State {
+    const StuckWarp* first;
+    size_t warps = 0;
+  };
+  std::vector<State> states;
+  std::map<std::string_view, size_t> index;
+  for (const StuckWarp& s : stuck) {
+    const auto [it, added] = index.emplace(s.state, states.size());
+    if (added) states.push_back({&s, 0});
+    ++states[it->second].warps;
+  }
+  std::stable_sort(states.begin(), states.end(), [](const State& a, const State& b) { return a.warps < b.warps; });
+  size_t unlisted = 0;
+  for (size_t i = 0; i < states.size(); ++i) {
+    const State& s = states[i];
+    if (i >= kMaxLines) {
+      unlisted += s.warps;
+    } else if (s.warps == 1) {
+      f.warp_states.push_back(s.first->who + ": " + s.first->state);
+    } else {
+      f.warp_states.push_back(
+          fmt::format("{}: {} (and {} more warps alike)", s.first->who, s.first->state, s.warps - 1));
+    }
+  }
+  if (states.size() > kMaxLines)
+    f.warp_states.push_back(
+        fmt::format("... and {} more warps in {} other states", unlisted, states.size() - kMaxLines));
   return f;
 }
 

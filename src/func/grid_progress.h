@@ -50,7 +50,9 @@ struct StuckBlock {
 };
 
 // The report of blocks that can never finish: every warp that has not exited, with its block,
-// PC and state (at most 16 listed, then how many more), located at the first of them. The
+// PC, mask and wait, located at the first of them. Of more than 16 warps, one line per state
+// (named by its first warp, with how many more share it), the rarest first; at most 16 lines,
+// then how many warps are in the other states. The
 // fault's block is `blocks[*located]`. `kind` Interrupted: the same report for a Ctrl-C.
 LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located,
                          FaultKind kind = FaultKind::Deadlock);

@@ -268,15 +268,24 @@ TEST(CooperativeGrid, SpinThatNobodyReleasesIsADeadlock) {
   EXPECT_EQ(r.warp_instructions, 1552u);
 }
 
-TEST(CooperativeGrid, DeadlockReportListsSixteenWarpsThenCountsTheRest) {
+TEST(CooperativeGrid, DeadlockReportOfManyWarpsListsEachStateOnce) {
   Engine engine;
   const ModuleId m = engine.load_ptx(std::string(kHeader) + kWaitForever, "wait_flag.ptx");
   test::DeviceBuffer<uint32_t> flag(engine, std::vector<uint32_t>{0});
   const LaunchResult r = engine.launch(m, "wait_flag", {20, 1, 1}, {64, 1, 1}, 0, {flag.arg()}, cooperative());
   ASSERT_TRUE(r.fault.has_value());
   const std::string& text = r.fault->message;
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 17);
-  EXPECT_EQ(text.substr(text.rfind('\n') + 1), "  ... and 22 more warps");  // blocks 1-19, two warps each
+  // Blocks 1-19, two warps each: thread 0 of each spins (the divergence unit's state is the same
+  // in every block), the rest of its block waits at the barrier.
+  const std::string spinning = "  block (1,0,0) warp 0: pc 8 active 0x1 running; divergence: ";
+  const std::string waiting =
+      "  block (1,0,0) warp 1: pc 10 active 0xffffffff waiting at barrier 0 (and 18 more warps alike)";
+  const std::string lines = text.substr(text.find('\n') + 1);
+  ASSERT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1);
+  const std::string first = lines.substr(0, lines.find('\n'));
+  EXPECT_EQ(first.substr(0, spinning.size()), spinning);
+  EXPECT_TRUE(first.ends_with("] (and 18 more warps alike)")) << first;
+  EXPECT_EQ(lines.substr(lines.find('\n') + 1), waiting);
 }
 
 // A spin that counts its iterations never repeats a state; the instruction budget ends it.
