@@ -460,6 +460,7 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   launch.device_launches = &device_launches;
   launch.printf_out = &result.printf_output;
   launch.heap = &heap;
+  launch.device_info = &options.device_info;
   if (options.timing && options.timing->gpu.core_clock_mhz != 0) launch.clock_mhz = options.timing->gpu.core_clock_mhz;
   // Kernels with call frames get at least the configured stack (cudaLimitStackSize), recursive
   // ones the recursion stack; kernels without frames need no local memory at all.

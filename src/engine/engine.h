@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "func/device_info.h"
 #include "func/divergence/divergence_counters.h"
 #include "sim/kernel_timing.h"
 
@@ -71,6 +72,9 @@ struct EngineOptions {
   // run.watchdog_*: when a launch that finishes no block is reported as a deadlock (timing
   // mode takes them from `timing`, as it takes sm.divergence).
   config::GpuConfig::Run watchdog;
+  // What device code's cudaDeviceGetAttribute, cudaRuntimeGetVersion and friends answer (the
+  // runtime fills it from the preset; empty: they answer cudaErrorInvalidValue).
+  func::DeviceInfo device_info;
 };
 
 // One executed instruction, for traces (off unless a hook is set).

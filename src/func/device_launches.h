@@ -68,6 +68,8 @@ class DeviceLaunches {
   uint32_t launch(uint64_t params, uint64_t stream);
   // __cudaCDP2StreamCreateWithFlags: a new stream handle.
   uint64_t create_stream() { return kFirstStream + 16 * streams_created_++; }
+  // __cudaCDP2EventCreateWithFlags: a new event handle.
+  uint64_t create_event() { return kFirstEvent + 16 * events_created_++; }
 
   // Launches `grid` made, in the order they run (tail launches last); they stop being
   // pending only when finished(). Buffers taken but never launched are released.
@@ -82,11 +84,13 @@ class DeviceLaunches {
 
  private:
   static constexpr uint64_t kFirstStream = 0x100;
+  static constexpr uint64_t kFirstEvent = uint64_t{1} << 40;
   uint32_t pending_limit_;
   DeviceMemory& memory_;
   std::function<std::optional<uint32_t>(uint64_t)> param_size_;
   std::vector<DeviceLaunch> pending_;
   uint64_t streams_created_ = 0;
+  uint64_t events_created_ = 0;
   std::map<uint64_t, uint32_t> errors_;
   std::map<uint64_t, uint32_t> depth_;
 };

@@ -19,6 +19,7 @@ namespace lockstep::func {
 class DivergenceUnit;
 class DeviceHeap;
 class DeviceLaunches;
+struct DeviceInfo;
 struct BoundKernel;
 
 // State shared by all warps of a thread block.
@@ -46,6 +47,7 @@ struct LaunchState {
   std::string* printf_out = nullptr; // device printf output of this launch
   DeviceHeap* heap = nullptr;  // malloc/free in kernels
   DeviceLaunches* device_launches = nullptr;  // kernel launches from device code (CDP)
+  const DeviceInfo* device_info = nullptr;    // what device code's cudaDeviceGetAttribute answers
   AccessLog* access_log = nullptr;  // the timing model's record of each instruction's accesses
   // The clock the warps' cycles count (%globaltimer is ns: cycles * 1000 / clock_mhz): the
   // preset's core clock in timing mode, a nominal 1 GHz for functional mode's instruction counts.

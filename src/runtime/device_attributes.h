@@ -21,4 +21,8 @@ constexpr int kLastDeviceAttribute = 147;
 // cudaErrorInvalidValue.
 std::optional<int> device_attribute(const DevicePreset& preset, uint32_t warp_size, int attr);
 
+// The CUDA version lockstep's runtime and driver stand in for (13.0, as CUDART_VERSION encodes
+// it): what cudaRuntimeGetVersion and cudaDriverGetVersion answer, on the host and the device.
+constexpr int kCudaVersion = 13000;
+
 }  // namespace lockstep::runtime

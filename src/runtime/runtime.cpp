@@ -10,6 +10,7 @@
 
 #include "config/config_error.h"
 #include "fmt/format.h"
+#include "runtime/device_attributes.h"
 #include "runtime/interrupt_handler.h"
 
 namespace lockstep::runtime {
@@ -76,6 +77,10 @@ EngineOptions engine_options(const RuntimeOptions& o) {
   if (o.timing) e.timing = std::make_shared<const config::GpuConfig>(o.gpu);
   e.sim_threads = o.threads;
   e.memcheck = o.memcheck;
+  e.device_info.runtime_version = kCudaVersion;
+  e.device_info.attributes.resize(kLastDeviceAttribute + 1);
+  for (int attr = 1; attr <= kLastDeviceAttribute; ++attr)
+    e.device_info.attributes[attr] = device_attribute(o.preset, o.warp_size, attr);
   return e;
 }
 

@@ -363,8 +363,9 @@ INSTANTIATE_TEST_SUITE_P(Modes, HostDriverApi, ::testing::Values("functional", "
 
 // Device-side cudaGetDevice, cudaGetErrorString, cudaMalloc, cudaMemsetAsync and cudaMemcpyAsync
 // on a device stream, then a child grid in that stream reading the buffer and freeing it with
-// device-side cudaFree (NVIDIA's cdpAdvancedQuicksort and cdpBezierTessellation use these). Both
-// modes.
+// device-side cudaFree (NVIDIA's cdpAdvancedQuicksort and cdpBezierTessellation use these);
+// device-side cudaDeviceGetAttribute, cudaGetDeviceCount, cudaRuntimeGetVersion, events and
+// cudaGetErrorName answering as the host runtime does. Both modes.
 class HostCdpDeviceRuntime : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(HostCdpDeviceRuntime, AllocatesCopiesAndFreesFromDeviceCode) {
@@ -374,6 +375,9 @@ TEST_P(HostCdpDeviceRuntime, AllocatesCopiesAndFreesFromDeviceCode) {
   EXPECT_EQ(r.out,
             "device says: invalid argument\n"
             "sync cudaSuccess: 0 mismatches; device 0, errors 0, buffer 1, child's cudaFree 0\n"
+            "device names error 1: cudaErrorInvalidValue\n"
+            "device answers: 0 of 6 attributes differ from the host's; 1 device(s), version the host's; errors: "
+            "1, 101, 1, 0\n"
             "PASSED\n");
   expect_only_kernel_summaries(r.err);
 }

@@ -7,19 +7,13 @@
 #include "fmt/format.h"
 #include "func/bound_kernel.h"
 #include "func/device_heap.h"
-#include "func/device_launches.h"
+#include "func/ops/device_runtime.h"
+#include "func/ops/frame_access.h"
 #include "func/warp.h"
 
 namespace lockstep::func {
 
 namespace {
-
-template <class T>
-T read_local(Warp& w, uint32_t offset, uint32_t lane) {
-  T v;
-  std::memcpy(&v, w.local(w.frame_base() + offset, sizeof(T), 1, lane), sizeof(T));
-  return v;
-}
 
 // A NUL-terminated string at a generic device address (bounded, so a bad pointer faults or
 // ends rather than running away).
@@ -184,176 +178,6 @@ void free_h(const ExecInst& in, Warp& w) {
   });
 }
 
-// ---- the device runtime of dynamic parallelism (func/device_launches.h) --------------------
-
-template <class T>
-void write_local(Warp& w, uint32_t offset, uint32_t lane, T value) {
-  std::memcpy(w.local(w.frame_base() + offset, sizeof(T), 1, lane), &value, sizeof(T));
-}
-
-// The launching thread's number in the whole grid, which keys its last error.
-uint64_t global_thread(const Warp& w, uint32_t lane) {
-  const uint64_t per_block = uint64_t{w.launch->block[0]} * w.launch->block[1] * w.launch->block[2];
-  return uint64_t{w.cta->linear_id} * per_block + uint64_t{w.warp_id} * w.width + lane;
-}
-
-// A program that launches from device code but reaches a launch lockstep runs without a queue
-// (none is set up outside Engine::launch) fails loudly rather than losing the launch.
-DeviceLaunches& device_launches(Warp& w, uint32_t lane) {
-  if (w.launch->device_launches == nullptr)
-    w.fault(FaultKind::Trap, lane, 0, 0, "", "device-side kernel launch outside a launch that can run child grids");
-  return *w.launch->device_launches;
-}
-
-// table: [function, grid (3 x u32), block (3 x u32), shared bytes, result]
-void get_parameter_buffer_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    DeviceLaunch request;
-    request.function = read_local<uint64_t>(w, t[0], lane);
-    for (uint32_t d = 0; d < 3; ++d) {
-      request.grid[d] = read_local<uint32_t>(w, t[1] + 4 * d, lane);
-      request.block[d] = read_local<uint32_t>(w, t[2] + 4 * d, lane);
-    }
-    request.dynamic_shared = read_local<uint32_t>(w, t[3], lane);
-    request.parent_grid = w.launch->grid_id;
-    DeviceLaunches& launches = device_launches(w, lane);
-    uint32_t error = 0;
-    const uint64_t buffer = launches.get_parameter_buffer(request, error);
-    if (error != 0) launches.set_error(global_thread(w, lane), error);
-    write_local<uint64_t>(w, t[4], lane, buffer);
-  });
-}
-
-// table: [parameter buffer, stream, result]
-void launch_device_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    DeviceLaunches& launches = device_launches(w, lane);
-    const uint32_t error = launches.launch(read_local<uint64_t>(w, t[0], lane), read_local<uint64_t>(w, t[1], lane));
-    if (error != 0) launches.set_error(global_thread(w, lane), error);
-    write_local<uint32_t>(w, t[2], lane, error);
-  });
-}
-
-// table: [result]; cudaGetLastError clears the error, cudaPeekAtLastError keeps it.
-template <bool kClear>
-void last_error_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const uint32_t error = w.launch->device_launches == nullptr
-                               ? 0
-                               : w.launch->device_launches->last_error(global_thread(w, lane), kClear);
-    write_local<uint32_t>(w, t[0], lane, error);
-  });
-}
-
-// table: [stream pointer, flags, result]. Device streams need nothing beyond a handle: launches
-// into them run in launch order, which every stream's order allows.
-void stream_create_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const uint64_t handle = device_launches(w, lane).create_stream();
-    std::memcpy(w.generic(read_local<uint64_t>(w, t[0], lane), 8, 8, lane), &handle, 8);
-    write_local<uint32_t>(w, t[2], lane, 0);
-  });
-}
-
-// table: [stream, result]
-void stream_destroy_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) { write_local<uint32_t>(w, t[1], lane, 0); });
-}
-
-// Device-side cudaMalloc and cudaFree come from the device heap, as malloc and free do (CUDA
-// documents them as the same heap). table: [pointer to the result, size, result].
-void device_malloc_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const auto bytes = read_local<uint64_t>(w, t[1], lane);
-    const uint64_t address = w.launch->heap ? w.launch->heap->allocate(bytes) : 0;
-    std::memcpy(w.generic(read_local<uint64_t>(w, t[0], lane), 8, 8, lane, true), &address, 8);
-    write_local<uint32_t>(w, t[2], lane, address != 0 ? 0 : 2);  // cudaErrorMemoryAllocation
-  });
-}
-
-// table: [pointer, result]; cudaErrorInvalidValue (1) for a pointer the heap did not hand out.
-void device_free_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const auto address = read_local<uint64_t>(w, t[0], lane);
-    const bool freed = address == 0 || (w.launch->heap != nullptr && w.launch->heap->release(address));
-    write_local<uint32_t>(w, t[1], lane, freed ? 0 : 1);
-  });
-}
-
-// table: [pointer to the result, result]: the one device.
-void device_get_device_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const int32_t device = 0;
-    std::memcpy(w.generic(read_local<uint64_t>(w, t[0], lane), 4, 4, lane, true), &device, 4);
-    write_local<uint32_t>(w, t[1], lane, 0);
-  });
-}
-
-// Device-side cudaMemcpyAsync and cudaMemsetAsync: a device stream's work runs in order and at
-// once here, as the launches into it do. table: [dst, src, count, kind, stream, result] and
-// [dst, value, count, stream, result]; addresses are generic.
-void device_memcpy_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const auto dst = read_local<uint64_t>(w, t[0], lane);
-    const auto src = read_local<uint64_t>(w, t[1], lane);
-    const auto count = read_local<uint64_t>(w, t[2], lane);
-    for (uint64_t i = 0; i < count; ++i) *w.generic(dst + i, 1, 1, lane, true) = *w.generic(src + i, 1, 1, lane);
-    write_local<uint32_t>(w, t[5], lane, 0);
-  });
-}
-
-void device_memset_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const auto dst = read_local<uint64_t>(w, t[0], lane);
-    const auto value = static_cast<uint8_t>(read_local<uint32_t>(w, t[1], lane));
-    const auto count = read_local<uint64_t>(w, t[2], lane);
-    for (uint64_t i = 0; i < count; ++i) *w.generic(dst + i, 1, 1, lane, true) = value;
-    write_local<uint32_t>(w, t[4], lane, 0);
-  });
-}
-
-// What device-side cudaGetErrorString says of the errors the device runtime gives (the host
-// runtime's descriptions); other codes get CUDA's text for an unknown one.
-const char* device_error_string(uint32_t code) {
-  switch (code) {
-    case 0: return "no error";
-    case 1: return "invalid argument";
-    case 2: return "out of memory";
-    case 98: return "invalid device function";
-    case 200: return "device kernel image is invalid";
-    case 201: return "invalid device context";
-    case 400: return "invalid resource handle";
-    case 702: return "the launch timed out and was terminated";
-    case 719: return "unspecified launch failure";
-    case 801: return "operation not supported";
-    default: return "unrecognized error code";
-  }
-}
-
-// table: [error, result]: the string is copied into the device heap (the caller may read it
-// like any device string; it lives as long as the heap does), nullptr when the heap is full.
-void device_error_string_h(const ExecInst& in, Warp& w) {
-  const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
-  for_each_lane(w.exec, [&](uint32_t lane) {
-    const char* text = device_error_string(read_local<uint32_t>(w, t[0], lane));
-    const size_t bytes = std::strlen(text) + 1;
-    const uint64_t address = w.launch->heap ? w.launch->heap->allocate(bytes) : 0;
-    for (size_t i = 0; address != 0 && i < bytes; ++i)
-      *w.generic(address + i, 1, 1, lane, true) = static_cast<uint8_t>(text[i]);
-    write_local<uint64_t>(w, t[1], lane, address);
-  });
-}
-
 // table: [handle, value]. A conditional handle (cudaGraphConditionalHandleCreate) is the device
 // address of the 32-bit value the conditional node reads when it runs.
 void set_conditional_h(const ExecInst& in, Warp& w) {
@@ -367,12 +191,7 @@ void set_conditional_h(const ExecInst& in, Warp& w) {
 }  // namespace
 
 bool is_device_runtime_call(const std::string& name) {
-  return name == "__cudaCDP2GetParameterBufferV2" || name == "__cudaCDP2LaunchDeviceV2" ||
-         name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError" ||
-         name == "__cudaCDP2StreamCreateWithFlags" || name == "__cudaCDP2StreamDestroy" ||
-         name == "__cudaCDP2Malloc" || name == "__cudaCDP2Free" || name == "__cudaCDP2GetDevice" ||
-         name == "__cudaCDP2MemcpyAsync" || name == "__cudaCDP2MemsetAsync" || name == "__cudaCDP2GetErrorString" ||
-         name == "cudaGraphSetConditional";
+  return name == "cudaGraphSetConditional" || find_device_runtime_call(name) != nullptr;
 }
 
 std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContext& ctx,
@@ -417,29 +236,9 @@ std::optional<ExecInst> bind_device_call(const ir::Instruction& inst, BindContex
   } else if (name == "cudaGraphSetConditional") {
     fn = set_conditional_h;
     t = offsets(2);
-  } else if (is_device_runtime_call(name)) {
-    struct Call {
-      const char* name;
-      Handler fn;
-      size_t args;
-    };
-    static constexpr Call kCalls[] = {
-        {"__cudaCDP2GetParameterBufferV2", get_parameter_buffer_h, 4},
-        {"__cudaCDP2LaunchDeviceV2", launch_device_h, 2},
-        {"__cudaCDP2GetLastError", last_error_h<true>, 0},
-        {"__cudaCDP2PeekAtLastError", last_error_h<false>, 0},
-        {"__cudaCDP2StreamCreateWithFlags", stream_create_h, 2},
-        {"__cudaCDP2StreamDestroy", stream_destroy_h, 1},
-        {"__cudaCDP2Malloc", device_malloc_h, 2},
-        {"__cudaCDP2Free", device_free_h, 1},
-        {"__cudaCDP2GetDevice", device_get_device_h, 1},
-        {"__cudaCDP2MemcpyAsync", device_memcpy_h, 5},
-        {"__cudaCDP2MemsetAsync", device_memset_h, 4},
-        {"__cudaCDP2GetErrorString", device_error_string_h, 1},
-    };
-    const Call& call = *std::find_if(std::begin(kCalls), std::end(kCalls), [&](const Call& c) { return name == c.name; });
-    fn = call.fn;
-    t = call.args == 0 && (!args || args->elements.empty()) ? std::vector<uint32_t>{} : offsets(call.args);
+  } else if (const DeviceRuntimeCall* call = find_device_runtime_call(name)) {
+    fn = call->fn;
+    t = call->args == 0 && (!args || args->elements.empty()) ? std::vector<uint32_t>{} : offsets(call->args);
     const ir::Operand* r = results && results->elements.size() == 1 ? &results->elements[0] : nullptr;
     if (r == nullptr || r->kind != ir::Operand::Kind::Symbol || r->symbol.space != ir::SymbolSpace::FrameParam)
       ctx.error(inst, "call to '" + name + "' must return its result in a .param variable");

@@ -1,9 +1,8 @@
 #pragma once
 // Calls to functions that the PTX declares .extern and the CUDA runtime provides on the device:
-// vprintf (device printf), __assertfail (assert), malloc and free (also new and delete), and
-// the device runtime of dynamic parallelism (__cudaCDP2*: parameter buffers, launches, device
-// streams, the last error, device-side cudaMalloc/cudaFree/cudaMemcpyAsync/cudaMemsetAsync and
-// cudaGetDevice, cudaGetErrorString; func/device_launches.h) and cudaGraphSetConditional.
+// vprintf (device printf), __assertfail (assert), malloc and free (also new and delete), the
+// device runtime of dynamic parallelism (__cudaCDP2*, func/ops/device_runtime.h) and
+// cudaGraphSetConditional.
 #include <optional>
 #include <string>
 

@@ -5,13 +5,6 @@
 
 using lockstep::runtime::process_runtime;
 
-namespace {
-
-// The CUDA version the stand-in reports (13.0), as CUDART_VERSION encodes it.
-constexpr int kCudaVersion = 13000;
-
-}  // namespace
-
 extern "C" cudaError_t cudaGetDeviceCount(int* count) {
   if (count == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
   *count = 1;
@@ -76,7 +69,7 @@ extern "C" cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t* maxWidthInEl
 
 extern "C" cudaError_t cudaDriverGetVersion(int* version) {
   if (version == nullptr) return process_runtime()->record(cudaErrorInvalidValue);
-  *version = kCudaVersion;
+  *version = lockstep::runtime::kCudaVersion;
   return cudaSuccess;
 }
 
