@@ -57,7 +57,4 @@ struct StuckBlock {
 LaunchFault stuck_report(std::string detail, const std::vector<StuckBlock>& blocks, size_t* located,
                          FaultKind kind = FaultKind::Deadlock);
 
-// The detail of an interrupted launch's report (func/interrupt.h), the same in both modes.
-inline constexpr const char* kInterruptedDetail = "stopped by SIGINT (Ctrl-C); the resident warps were here";
-
 }  // namespace lockstep::func

@@ -197,7 +197,7 @@ void WaveRunner::run_epoch(RunCounters& counters) {
   // A Ctrl-C, whether or not blocks finish.
   if (interrupt_requested()) {
     take_counts(counters);
-    report_stuck(kInterruptedDetail, FaultKind::Interrupted);
+    report_stuck(interrupted_detail(interrupt_signal()), FaultKind::Interrupted);
   }
   if (options_.instruction_budget != 0) {
     const uint64_t ran = counters.warp_instructions + sum_of(&RunCounters::warp_instructions);

@@ -10,6 +10,7 @@
 
 #include "config/config_error.h"
 #include "fmt/format.h"
+#include "func/interrupt.h"
 #include "runtime/device_attributes.h"
 #include "runtime/interrupt_handler.h"
 
@@ -199,11 +200,12 @@ cudaError_t Runtime::run_launch(const KernelRecord& k, ModuleId module, Dim3 gri
   if (result.fault) {
     print(result.fault->message);
     if (result.fault->kind == "interrupted") {
-      // Ctrl-C: the report is out; what was measured up to here still goes to --stats-json, and
-      // the program ends as an interrupted one does (without its exit handlers, as a signal would).
+      // Ctrl-C or SIGTERM: the report is out; what was measured up to here still goes to
+      // --stats-json, and the program ends as the signal would have ended it (without its exit
+      // handlers), with the shell's status for it.
       write_reports();
       std::fflush(nullptr);
-      std::_Exit(kInterruptedExitStatus);
+      std::_Exit(interrupted_exit_status(func::interrupt_signal()));
     }
     sticky_ = fault_error(result.fault->kind);
     last_[current_host_thread()] = sticky_;

@@ -58,7 +58,7 @@ void LaunchWatchdog::watch(uint64_t now, uint64_t blocks_done, const std::vector
 }
 
 void LaunchWatchdog::interrupted(const std::vector<std::unique_ptr<Sm>>& sms) const {
-  report(sms, func::kInterruptedDetail, func::FaultKind::Interrupted);
+  report(sms, func::interrupted_detail(func::interrupt_signal()), func::FaultKind::Interrupted);
 }
 
 void LaunchWatchdog::over_limit(const std::vector<std::unique_ptr<Sm>>& sms) const {

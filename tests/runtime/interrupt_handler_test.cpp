@@ -1,6 +1,7 @@
 // Ctrl-C in the process that simulates: the runtime's SIGINT handler stops the running launch,
 // the report of every resident warp goes to stderr, --stats-json is still written with what was
-// measured, and the process exits with status 130. The kernel is the committed scale kernel
+// measured, and the process exits with status 130. SIGTERM (what `timeout` sends) does the same,
+// exiting with 143. The kernel is the committed scale kernel
 // (data/scale.cu) over enough elements that the launch is still running when the signal comes;
 // the signal goes out once a launch is running (func::launch_running), as a user's Ctrl-C would.
 #include <gtest/gtest.h>
@@ -34,8 +35,8 @@ struct Wrapper {  // __fatBinC_Wrapper_t
   void* unused = nullptr;
 };
 
-// Runs in the death test's child: one long launch, interrupted by a real SIGINT.
-void launch_and_interrupt(const std::string& stats_path) {
+// Runs in the death test's child: one long launch, interrupted by a real `signal`.
+void launch_and_interrupt(const std::string& stats_path, int signal) {
   runtime::RuntimeOptions options;
   options.stats_json = stats_path;
   runtime::Runtime runtime(options, stdout, stderr);
@@ -48,9 +49,9 @@ void launch_and_interrupt(const std::string& stats_path) {
   float a = 2.0f;
   void* x = nullptr;
   if (runtime.malloc(&x, sizeof(float) * static_cast<size_t>(n)) != cudaSuccess) return;
-  std::thread ctrl_c([] {
+  std::thread ctrl_c([signal] {
     while (!func::launch_running()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-    kill(getpid(), SIGINT);
+    kill(getpid(), signal);
   });
   ctrl_c.detach();
   void* args[] = {&x, &a, &n};
@@ -58,14 +59,8 @@ void launch_and_interrupt(const std::string& stats_path) {
   std::fprintf(stderr, "the launch was not interrupted\n");  // the test fails on the exit status
 }
 
-TEST(InterruptHandlerDeathTest, CtrlCReportsTheWarpsWritesTheStatsAndExits130) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  const std::string stats_path = ::testing::TempDir() + "lockstep_interrupt_stats.json";
-  std::remove(stats_path.c_str());
-  EXPECT_EXIT(launch_and_interrupt(stats_path), ::testing::ExitedWithCode(runtime::kInterruptedExitStatus),
-              "lockstep: interrupted in kernel '_Z5scalePffi', block \\([0-9]+,0,0\\), thread \\([0-9]+,0,0\\), "
-              "pc [0-9]+ \\([^)]*\\): stopped by SIGINT \\(Ctrl-C\\); the resident warps were here\n"
-              "  block \\([0-9]+,0,0\\) warp [0-9]+: pc [0-9]+ active 0xffffffff");
+// The stats JSON an interrupted run wrote: the one launch, with what it ran and its fault.
+void expect_interrupted_stats(const std::string& stats_path) {
   std::ifstream in(stats_path);
   ASSERT_TRUE(in.good()) << stats_path;
   const nlohmann::json stats = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
@@ -76,6 +71,29 @@ TEST(InterruptHandlerDeathTest, CtrlCReportsTheWarpsWritesTheStatsAndExits130) {
   EXPECT_GT(launch["warp_instructions"].get<uint64_t>(), 0u);
   EXPECT_EQ(launch["fault"].get<std::string>().rfind("interrupted in kernel '_Z5scalePffi'", 0), 0u);
   std::remove(stats_path.c_str());
+}
+
+TEST(InterruptHandlerDeathTest, CtrlCReportsTheWarpsWritesTheStatsAndExits130) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string stats_path = ::testing::TempDir() + "lockstep_interrupt_stats.json";
+  std::remove(stats_path.c_str());
+  EXPECT_EQ(runtime::interrupted_exit_status(SIGINT), 130);
+  EXPECT_EXIT(launch_and_interrupt(stats_path, SIGINT), ::testing::ExitedWithCode(130),
+              "lockstep: interrupted in kernel '_Z5scalePffi', block \\([0-9]+,0,0\\), thread \\([0-9]+,0,0\\), "
+              "pc [0-9]+ \\([^)]*\\): stopped by SIGINT \\(Ctrl-C\\); the resident warps were here\n"
+              "  block \\([0-9]+,0,0\\) warp [0-9]+: pc [0-9]+ active 0xffffffff");
+  expect_interrupted_stats(stats_path);
+}
+
+TEST(InterruptHandlerDeathTest, SigtermDoesTheSameAndExits143) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string stats_path = ::testing::TempDir() + "lockstep_sigterm_stats.json";
+  std::remove(stats_path.c_str());
+  EXPECT_EXIT(launch_and_interrupt(stats_path, SIGTERM), ::testing::ExitedWithCode(143),
+              "lockstep: interrupted in kernel '_Z5scalePffi', block \\([0-9]+,0,0\\), thread \\([0-9]+,0,0\\), "
+              "pc [0-9]+ \\([^)]*\\): stopped by SIGTERM; the resident warps were here\n"
+              "  block \\([0-9]+,0,0\\) warp [0-9]+: pc [0-9]+ active 0xffffffff");
+  expect_interrupted_stats(stats_path);
 }
 
 }  // namespace
