@@ -13,7 +13,8 @@ namespace {
 // Every resident warp's block, warp, PC, mask and wait, as a TimingFault located at the first.
 [[noreturn]] void report(const std::vector<std::unique_ptr<Sm>>& sms, std::string detail, func::FaultKind kind) {
   std::vector<func::StuckBlock> blocks;
-  for (const auto& sm : sms) sm->stuck_blocks(blocks);
+  for (const auto& sm : sms)
+    if (sm != nullptr) sm->stuck_blocks(blocks);
   size_t located = 0;
   TimingFault f;
   f.fault = func::stuck_report(std::move(detail), blocks, &located, kind);
@@ -47,7 +48,8 @@ void LaunchWatchdog::watch(uint64_t now, uint64_t blocks_done, const std::vector
   interval_ = std::min(interval_ * 2, options_.max_interval);
   next_ = now + interval_;
   func::StateHasher h;
-  for (const auto& sm : sms) sm->hash_state(h);
+  for (const auto& sm : sms)
+    if (sm != nullptr) sm->hash_state(h);
   if (memory_ == nullptr || !h.add_memory(*memory_, options_.memory_limit)) return;
   if (states_.insert(h.value()).second) return;
   report(sms,

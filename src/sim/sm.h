@@ -132,6 +132,11 @@ class Sm {
   void stuck_blocks(std::vector<func::StuckBlock>& out) const;
   // Adds this SM's figures to `total` (counts only; the launch fills the rest).
   void add_stats(KernelTiming& total) const;
+  // What an SM that never took a block of the launch adds up to (not including) `cycle`, had it
+  // been built: its schedulers had no warp from `available_from` on (charge_idle_until). The
+  // launch builds an SM only when its first block comes (a grid of a few blocks builds a few).
+  static void add_unbuilt_stats(KernelTiming& total, const config::GpuConfig& gpu, uint64_t available_from,
+                                uint64_t cycle);
 
  private:
   struct WarpSlot {

@@ -50,6 +50,13 @@ void Sm::stuck_blocks(std::vector<func::StuckBlock>& out) const {
     if (c.busy) out.push_back({&c.cta, &c.runner->warps()});
 }
 
+void Sm::add_unbuilt_stats(KernelTiming& total, const config::GpuConfig& gpu, uint64_t available_from,
+                           uint64_t cycle) {
+  if (cycle > available_from)
+    total.scheduler_stalls[static_cast<size_t>(StallReason::kNoWarp)] +=
+        uint64_t{gpu.sm.schedulers} * (cycle - available_from);
+}
+
 void Sm::add_stats(KernelTiming& total) const {
   total.warp_instructions += stats_.warp_instructions;
   total.thread_instructions += stats_.thread_instructions;

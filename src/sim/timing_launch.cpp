@@ -25,12 +25,15 @@ uint64_t available_from(const TimingLaunch& l, size_t sm) { return l.sm_availabl
 // Steps the SMs cycle by cycle until every block of the launch is done; everything between the
 // steps (commits, block placement, idle skipping) goes in SM order, so a run is deterministic
 // for any number of stepping threads. An SM the launch before still holds takes its first
-// blocks when it frees.
+// blocks when it frees. An SM is built when its first block comes (`build`): until then it is
+// null in `sms`, idle, and costs nothing, so a launch of a few blocks, such as most child grids,
+// does not build all of the GPU's SMs.
 class Driver {
  public:
-  Driver(std::vector<std::unique_ptr<Sm>>& sms, CtaScheduler& blocks, const TimingLaunch& launch,
-         uint64_t total_blocks)
+  Driver(std::vector<std::unique_ptr<Sm>>& sms, std::function<std::unique_ptr<Sm>(uint32_t)> build,
+         CtaScheduler& blocks, const TimingLaunch& launch, uint64_t total_blocks)
       : sms_(sms),
+        build_(std::move(build)),
         stepper_(sms, launch.threads, launch.memory != nullptr ? launch.memory->partition_count() : 0),
         blocks_(blocks),
         launch_(launch),
@@ -52,7 +55,7 @@ class Driver {
     delivered_to_.reserve(sms.size());
     for (size_t i = 0; i < sms.size(); ++i) {
       free_[i] = available(i);
-      idle_[i] = sms[i]->idle();
+      idle_[i] = sms[i] == nullptr || sms[i]->idle();
     }
     if (stepper_.threads() > 1)
       parallel_ = [this](uint32_t count, const std::function<void(uint32_t)>& task) { stepper_.run(count, task); };
@@ -79,7 +82,7 @@ class Driver {
       }
       stepping_.clear();
       for (uint32_t i = 0; i < sms_.size(); ++i) {
-        assert(idle_[i] == sms_[i]->idle());
+        assert(idle_[i] == (sms_[i] == nullptr || sms_[i]->idle()));
         if (idle_[i] || wake_[i] > now) continue;
         stepping_.push_back(i);
       }
@@ -155,6 +158,7 @@ class Driver {
   // A block for SM `sm` in `cycle`: a sleeping SM wakes.
   // What its last step recorded (SmStepper::StepView) no longer holds: the SM is read again.
   void start(uint32_t sm, uint64_t block, uint64_t cycle) {
+    if (sms_[sm] == nullptr) sms_[sm] = build_(sm);
     sms_[sm]->place_block(block, cycle);
     wake_[sm] = std::min(wake_[sm], cycle);
     touched_[sm] = 1;
@@ -203,6 +207,7 @@ class Driver {
   }
 
   std::vector<std::unique_ptr<Sm>>& sms_;
+  std::function<std::unique_ptr<Sm>(uint32_t)> build_;
   SmStepper stepper_;
   CtaScheduler& blocks_;
   const TimingLaunch& launch_;
@@ -268,10 +273,8 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     ldst = ldst_unit_options(gpu, l.run.warp_size, occupancy.blocks, l.shared_size, launch.stack_size);
     context.ldst = &ldst;
   }
-  std::vector<std::unique_ptr<Sm>> sms;
-  sms.reserve(gpu.gpu.sm_count);
-  for (uint32_t i = 0; i < gpu.gpu.sm_count; ++i)
-    sms.push_back(std::make_unique<Sm>(i, context, available_from(l, i)));
+  std::vector<std::unique_ptr<Sm>> sms(gpu.gpu.sm_count);
+  const auto build = [&](uint32_t i) { return std::make_unique<Sm>(i, context, available_from(l, i)); };
 
   const uint64_t total_blocks = uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
   const uint64_t resident_at_once = uint64_t{occupancy.blocks} * gpu.gpu.sm_count;
@@ -279,7 +282,7 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} the {} preset holds at once",
                                             total_blocks, resident_at_once, gpu.preset));
   std::unique_ptr<CtaScheduler> blocks = make_cta_scheduler(gpu.timing.cta_scheduler, {gpu.gpu.sm_count});
-  Driver driver(sms, *blocks, l, total_blocks);
+  Driver driver(sms, build, *blocks, l, total_blocks);
   for (const CtaPlacement& p : blocks->start_launch(total_blocks, occupancy.blocks)) driver.place(p, 0);
 
   const MemoryTiming memory_before = l.memory != nullptr ? memory_system_figures(*l.memory) : MemoryTiming{};
@@ -296,9 +299,13 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
     t.occupancy_limited_by = limit_names(occupancy.limited_by);
     t.registers_per_thread = l.registers_per_thread;
     t.registers_estimated = l.registers_estimated;
-    for (auto& sm : sms) {
-      sm->charge_until(t.cycles);
-      sm->add_stats(t);
+    for (uint32_t i = 0; i < sms.size(); ++i) {
+      if (sms[i] == nullptr) {
+        Sm::add_unbuilt_stats(t, gpu, available_from(l, i), t.cycles);
+        continue;
+      }
+      sms[i]->charge_until(t.cycles);
+      sms[i]->add_stats(t);
     }
     if (l.memory != nullptr) add_memory_system_difference(memory_system_figures(*l.memory), memory_before, t.memory);
     return t;
@@ -314,7 +321,8 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
       throw;
     }
     KernelTiming partial;
-    for (const auto& sm : sms) sm->add_stats(partial);
+    for (const auto& sm : sms)
+      if (sm != nullptr) sm->add_stats(partial);
     f.warp_instructions = partial.warp_instructions;
     f.thread_instructions = partial.thread_instructions;
     f.divergence = partial.divergence;
