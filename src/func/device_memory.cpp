@@ -87,7 +87,24 @@ bool DeviceMemory::adopt(uint64_t base, uint64_t size, uint8_t* host_bytes) {
   a.adopted = host_bytes;
   allocations_.emplace(base, std::move(a));
   bytes_allocated_ += size;
+  if (base < kManagedWindow || base >= kFunctionWindow) {  // not placed by lockstep: see stable_address
+    // Where in a page (or a cache line) the OS and the allocator put the block is not the
+    // program's doing either: only its offset within the 16 bytes every allocator aligns to is.
+    constexpr uint64_t kPage = 4096, kAllocatorAlignment = 16;
+    const uint64_t alias = next_alias_ + base % kAllocatorAlignment;
+    foreign_.emplace(base, Foreign{bytes, alias});
+    next_alias_ += (kAllocatorAlignment + bytes + 2 * kPage - 1) / kPage * kPage;  // and a page between
+    if (next_alias_ >= kManagedWindow) next_alias_ = kForeignAliasWindow;  // 16 TiB later: start over
+  }
   return true;
+}
+
+uint64_t DeviceMemory::foreign_address(uint64_t addr) const {
+  auto it = foreign_.upper_bound(addr);
+  if (it == foreign_.begin()) return addr;
+  --it;
+  const uint64_t offset = addr - it->first;
+  return offset < it->second.size ? it->second.alias + offset : addr;
 }
 
 bool DeviceMemory::release(uint64_t addr) {
@@ -95,6 +112,7 @@ bool DeviceMemory::release(uint64_t addr) {
   if (it == allocations_.end()) return false;
   bytes_allocated_ -= it->second.size;
   allocations_.erase(it);
+  foreign_.erase(addr);
   return true;
 }
 

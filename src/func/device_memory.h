@@ -23,6 +23,9 @@ inline constexpr uint64_t kFunctionWindow = 0x0000'4000'0000'0000ull;
 // Managed (unified) memory: host mappings that kernels reach at the same numeric address. The
 // runtime places them from here upwards; no other window starts below kFunctionWindow.
 inline constexpr uint64_t kManagedWindow = 0x0000'3000'0000'0000ull;
+// Where the timing model sees host memory that the OS placed (cudaHostRegister of the program's
+// own memory): stand-in addresses, handed out in registration order (stable_address).
+inline constexpr uint64_t kForeignAliasWindow = 0x0000'2000'0000'0000ull;
 
 class DeviceMemory {
  public:
@@ -54,6 +57,13 @@ class DeviceMemory {
   // Frees the allocation starting at addr; false if addr is not the start of one.
   bool release(uint64_t addr);
 
+  // The address the timing model's caches and DRAM see for global address `addr`: `addr`
+  // itself, except in adopted memory outside lockstep's own windows, whose address the OS chose
+  // and which differs from run to run (address-space randomisation, and the allocator's layout
+  // with it). There it is a page-aligned stand-in handed out in adoption order, plus the
+  // address's offset within 16 bytes, so that the same program gives the same cycles on every run.
+  uint64_t stable_address(uint64_t addr) const { return foreign_.empty() ? addr : foreign_address(addr); }
+
   // Host pointer to [addr, addr + size) when it lies inside one allocation, else nullptr.
   // Host-side copies use this; kernels go through a MemoryView.
   uint8_t* translate(uint64_t addr, uint64_t size) const;
@@ -76,7 +86,14 @@ class DeviceMemory {
  private:
   // A new allocation of `size` bytes at `base`, `mapped` bytes of zeros behind it.
   void map_zeroed(uint64_t base, uint64_t size, uint64_t mapped);
+  uint64_t foreign_address(uint64_t addr) const;
   std::map<uint64_t, Allocation> allocations_;  // by base
+  struct Foreign {
+    uint64_t size = 0;
+    uint64_t alias = 0;  // the stand-in for the base
+  };
+  std::map<uint64_t, Foreign> foreign_;  // adopted allocations at addresses the OS chose, by base
+  uint64_t next_alias_ = kForeignAliasWindow;
   bool strict_bounds_ = false;
   uint64_t next_ = kGlobalBase;
   uint64_t bytes_allocated_ = 0;

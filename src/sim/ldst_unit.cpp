@@ -115,8 +115,10 @@ void LdstUnit::add_round(uint32_t id, std::span<const func::AccessRecord> round,
       if ((r.space == func::AccessSpace::kShared) != shared) continue;
       mask |= uint64_t{1} << r.lane;
       widest = std::max(widest, r.size);
-      lane_addresses_[r.lane] =
-          r.space == func::AccessSpace::kLocal ? local_address(warp_slot, r.lane, r.address) : r.address;
+      lane_addresses_[r.lane] = r.space == func::AccessSpace::kLocal ? local_address(warp_slot, r.lane, r.address)
+                                : r.space == func::AccessSpace::kGlobal && options_.memory != nullptr
+                                    ? options_.memory->stable_address(r.address)
+                                    : r.address;
     }
     if (mask == 0) continue;
     if (shared) {

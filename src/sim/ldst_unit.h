@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "func/access_log.h"
+#include "func/device_memory.h"
 #include "mem/coalescer.h"
 #include "mem/mem_request.h"
 #include "mem/ring.h"
@@ -45,6 +46,9 @@ struct LdstUnitOptions {
   uint32_t queue = 1;          // transactions waiting for the L1 before issue stalls
   uint32_t in_flight = 1;      // memory instructions in flight at once
   uint32_t inbound = 64;       // responses the unit buffers from the memory system
+  // Device memory, whose stable_address() global accesses go by (host memory the OS placed);
+  // null: the accesses' own addresses.
+  const func::DeviceMemory* memory = nullptr;
 };
 
 struct LdstUnitStats {

@@ -74,6 +74,7 @@ Sm::Sm(uint32_t id, const SmContext& context, uint64_t available_from)
   if (ctx_.ldst != nullptr) {
     LdstUnitOptions o = *ctx_.ldst;
     o.sm = id_;
+    o.memory = &memory_.memory();
     ldst_ = std::make_unique<LdstUnit>(o);
     code_base_ = code_base(*ctx_.kernel);
     launch_.access_log = &access_log_;

@@ -1,5 +1,6 @@
 // DeviceMemory::adopt: host bytes registered as an allocation are translated in place, are not
-// freed by release, refuse overlaps, and the bump allocator steps over them.
+// freed by release, refuse overlaps, and the bump allocator steps over them; the timing model
+// sees those the OS placed at stable stand-in addresses.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -51,6 +52,30 @@ TEST(DeviceMemoryAdopt, AllocationsStepOverAdoptedRanges) {
   EXPECT_EQ(second, kGlobalBase + 2048);
   EXPECT_NE(memory.translate(second, 100), nullptr);
   EXPECT_EQ(memory.find(kGlobalBase + 700)->data(), host.data());
+}
+
+// Memory the OS placed gets page-aligned stand-ins in adoption order, keeping the offset within
+// 16 bytes; lockstep's own windows (device memory, managed and pinned memory) keep their
+// addresses; a released block's addresses are its own again.
+TEST(DeviceMemoryAdopt, TheTimingModelSeesHostMemoryTheOsPlacedAtStableAddresses) {
+  DeviceMemory memory;
+  std::vector<uint8_t> a(5000), b(10);
+  const uint64_t first = 0x5591'a1a0'c958, second = 0x7f00'0000'1004;
+  EXPECT_EQ(memory.stable_address(first), first);  // nothing adopted yet
+  ASSERT_TRUE(memory.adopt(first, a.size(), a.data()));
+  ASSERT_TRUE(memory.adopt(second, b.size(), b.data()));
+  ASSERT_TRUE(memory.adopt(kManagedWindow, 64, b.data()));
+  EXPECT_EQ(memory.stable_address(first), kForeignAliasWindow + 8);
+  EXPECT_EQ(memory.stable_address(first + 4999), kForeignAliasWindow + 8 + 4999);
+  EXPECT_EQ(memory.stable_address(first + 5000), first + 5000);  // past its end
+  // 16 + 5000 bytes round up to two pages, and a page between: the next starts 3 pages on.
+  EXPECT_EQ(memory.stable_address(second + 9), kForeignAliasWindow + 3 * 4096 + 4 + 9);
+  EXPECT_EQ(memory.stable_address(kManagedWindow + 8), kManagedWindow + 8);
+  const uint64_t device = memory.allocate(64);
+  EXPECT_EQ(memory.stable_address(device), device);
+  EXPECT_TRUE(memory.release(first));
+  EXPECT_EQ(memory.stable_address(first), first);
+  EXPECT_EQ(memory.stable_address(second), kForeignAliasWindow + 3 * 4096 + 4);
 }
 
 }  // namespace
