@@ -28,6 +28,7 @@ inline constexpr uint32_t kCudaErrorInvalidValue = 1;
 inline constexpr uint32_t kCudaErrorInvalidConfiguration = 9;
 inline constexpr uint32_t kCudaErrorLaunchPendingCountExceeded = 69;
 inline constexpr uint32_t kCudaErrorInvalidDeviceFunction = 98;
+inline constexpr uint32_t kCudaErrorInvalidDevice = 101;
 inline constexpr uint32_t kCudaErrorLaunchMaxDepthExceeded = 65;
 
 // Special stream handles of device code (cuda_device_runtime_api.h).

@@ -11,6 +11,7 @@
 #include "config/config_error.h"
 #include "fmt/format.h"
 #include "func/interrupt.h"
+#include "runtime/cuda_errors.h"
 #include "runtime/device_attributes.h"
 #include "runtime/interrupt_handler.h"
 
@@ -79,6 +80,8 @@ EngineOptions engine_options(const RuntimeOptions& o) {
   e.sim_threads = o.threads;
   e.memcheck = o.memcheck;
   e.device_info.runtime_version = kCudaVersion;
+  e.device_info.error_name = cuda_error_name;
+  e.device_info.error_string = cuda_error_string;
   e.device_info.attributes.resize(kLastDeviceAttribute + 1);
   for (int attr = 1; attr <= kLastDeviceAttribute; ++attr)
     e.device_info.attributes[attr] = device_attribute(o.preset, o.warp_size, attr);

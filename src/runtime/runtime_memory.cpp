@@ -129,23 +129,21 @@ cudaError_t Runtime::symbol_range(const void* host_var, size_t offset, size_t by
 
 cudaError_t Runtime::copy_to_symbol(const void* host_var, const void* src, size_t bytes, size_t offset,
                                     cudaMemcpyKind kind) {
-  uint64_t address = 0, size = 0;
-  if (cudaError_t e = symbol(host_var, address, size); e != cudaSuccess) return e;
-  if (offset > size || bytes > size - offset) return record(cudaErrorInvalidValue);
+  uint64_t address = 0;
+  if (cudaError_t e = symbol_range(host_var, offset, bytes, address); e != cudaSuccess) return e;
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
     return record(cudaErrorInvalidMemcpyDirection);
-  return memcpy(reinterpret_cast<void*>(address + offset), src, bytes,
+  return memcpy(reinterpret_cast<void*>(address), src, bytes,
                 kind == cudaMemcpyHostToDevice ? kind : cudaMemcpyDefault);
 }
 
 cudaError_t Runtime::copy_from_symbol(void* dst, const void* host_var, size_t bytes, size_t offset,
                                       cudaMemcpyKind kind) {
-  uint64_t address = 0, size = 0;
-  if (cudaError_t e = symbol(host_var, address, size); e != cudaSuccess) return e;
-  if (offset > size || bytes > size - offset) return record(cudaErrorInvalidValue);
+  uint64_t address = 0;
+  if (cudaError_t e = symbol_range(host_var, offset, bytes, address); e != cudaSuccess) return e;
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
     return record(cudaErrorInvalidMemcpyDirection);
-  return memcpy(dst, reinterpret_cast<const void*>(address + offset), bytes,
+  return memcpy(dst, reinterpret_cast<const void*>(address), bytes,
                 kind == cudaMemcpyDeviceToHost ? kind : cudaMemcpyDefault);
 }
 

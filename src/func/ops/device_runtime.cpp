@@ -15,40 +15,19 @@ namespace lockstep::func {
 
 namespace {
 
-// The errors the device runtime gives, as cudaGetErrorName and cudaGetErrorString name and
-// describe them (the host runtime's words).
-struct ErrorWords {
-  uint32_t code;
-  const char* name;
-  const char* text;
-};
-constexpr ErrorWords kErrors[] = {
-    {0, "cudaSuccess", "no error"},
-    {1, "cudaErrorInvalidValue", "invalid argument"},
-    {2, "cudaErrorMemoryAllocation", "out of memory"},
-    {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-    {65, "cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"},
-    {69, "cudaErrorLaunchPendingCountExceeded",
-     "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"},
-    {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
-    {201, "cudaErrorDeviceUninitialized", "invalid device context"},
-    {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-    {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
-    {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
-    {801, "cudaErrorNotSupported", "operation not supported"},
-};
-// CUDA's words for a code it does not know.
-constexpr ErrorWords kUnknownError = {~0u, "cudaErrorUnknown", "unrecognized error code"};
-
-const ErrorWords& error_of(uint32_t code) {
-  const auto* e =
-      std::find_if(std::begin(kErrors), std::end(kErrors), [&](const ErrorWords& x) { return x.code == code; });
-  return e != std::end(kErrors) ? *e : kUnknownError;
+// What cudaGetErrorName and cudaGetErrorString say of `code`: the host runtime's words
+// (func/device_info.h), or CUDA's for a code it does not know when there is no runtime.
+const char* error_name(const Warp& w, uint32_t code) {
+  const DeviceInfo* info = w.launch->device_info;
+  return info != nullptr && info->error_name != nullptr ? info->error_name(static_cast<int>(code)) : "cudaErrorUnknown";
 }
 
-constexpr uint32_t kCudaErrorInvalidDevice = 101;
+const char* error_string(const Warp& w, uint32_t code) {
+  const DeviceInfo* info = w.launch->device_info;
+  return info != nullptr && info->error_string != nullptr ? info->error_string(static_cast<int>(code))
+                                                         : "unrecognized error code";
+}
+
 constexpr uint32_t kCudaEventDisableTiming = 0x2;
 
 // `value` into the int (or enum) an argument points to (a generic address).
@@ -186,7 +165,7 @@ void device_memset_h(const ExecInst& in, Warp& w) {
 void device_error_string_h(const ExecInst& in, Warp& w) {
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
   for_each_lane(w.exec, [&](uint32_t lane) {
-    write_local<uint64_t>(w, t[1], lane, heap_string(w, error_of(read_local<uint32_t>(w, t[0], lane)).text, lane));
+    write_local<uint64_t>(w, t[1], lane, heap_string(w, error_string(w, read_local<uint32_t>(w, t[0], lane)), lane));
   });
 }
 
@@ -195,7 +174,7 @@ void device_error_string_h(const ExecInst& in, Warp& w) {
 void device_error_name_h(const ExecInst& in, Warp& w) {
   const std::vector<uint32_t>& t = w.launch->kernel->tables[in.table];
   for_each_lane(w.exec, [&](uint32_t lane) {
-    write_local<uint64_t>(w, t[1], lane, heap_string(w, error_of(read_local<uint32_t>(w, t[0], lane)).name, lane));
+    write_local<uint64_t>(w, t[1], lane, heap_string(w, error_name(w, read_local<uint32_t>(w, t[0], lane)), lane));
   });
 }
 
