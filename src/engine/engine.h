@@ -282,7 +282,11 @@ class Engine {
   // Checks, lowers, places the module's variables and binds every kernel.
   ModuleId load_module(ptx::Module parsed, const LoadOptions& load);
 
+  // The engine's inside (engine_impl.h): public only so that the engine's own files can name it.
+ public:
   struct Impl;
+
+ private:
   std::unique_ptr<Impl> impl_;
 };
 

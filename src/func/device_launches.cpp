@@ -46,7 +46,19 @@ uint32_t DeviceLaunches::launch(uint64_t params, uint64_t stream) {
   if (params == 0 || it == pending_.end()) return kCudaErrorInvalidValue;
   it->launched = true;
   it->stream = stream;
+  if (keep_new_) new_.push_back(params);
   return 0;
+}
+
+std::vector<DeviceLaunch> DeviceLaunches::take_new_launches() {
+  std::vector<DeviceLaunch> taken;
+  for (uint64_t params : new_) {
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const DeviceLaunch& p) { return p.params == params; });
+    it->taken = true;
+    taken.push_back(*it);
+  }
+  new_.clear();
+  return taken;
 }
 
 std::vector<DeviceLaunch> DeviceLaunches::take_launches_of(uint64_t grid) {
@@ -57,6 +69,8 @@ std::vector<DeviceLaunch> DeviceLaunches::take_launches_of(uint64_t grid) {
       kept.push_back(p);
     } else if (!p.launched) {
       memory_.release(p.params);  // a buffer the grid took but never launched
+    } else if (p.taken) {
+      kept.push_back(p);  // timing mode runs it; it is finished when its grid completes
     } else {
       (p.stream == kTailLaunchStream ? tail : ordinary).push_back(p);
       kept.push_back(p);  // still pending until its grid has run

@@ -9,10 +9,11 @@
 // cudaLimitDevRuntimePendingLaunchCount) are refused as CUDA refuses them.
 //
 // Order: CDP2 only orders launches into one stream, and a child may run at any time after
-// it was launched; lockstep runs a grid's children once the grid has finished, in launch
-// order, with tail launches (cudaStreamTailLaunch) after all others. Launches happen at the
-// commit point in timing mode and block by block in functional mode, so the order, and with
-// it every result, is the same for any number of simulator threads.
+// it was launched. Functional mode runs a grid's children once the grid has finished, in launch
+// order, with tail launches (cudaStreamTailLaunch) after all others; timing mode takes each
+// launch as it is made (take_new_launches) and runs it beside its parent (sim/child_grids.h).
+// Launches happen at the commit point in timing mode and block by block in functional mode, so
+// the order, and with it every result, is the same for any number of simulator threads.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -44,7 +45,9 @@ struct DeviceLaunch {
   uint32_t param_size = 0;
   uint64_t stream = 0;
   uint64_t parent_grid = 0;     // grid_id of the launching grid
+  uint32_t parent_block = 0;    // the launching block's linear index (its NULL stream is its own)
   bool launched = false;        // false: a buffer was taken but the launch not (yet) made
+  bool taken = false;           // handed out by take_new_launches
 };
 
 class DeviceLaunches {
@@ -75,6 +78,11 @@ class DeviceLaunches {
   // Launches `grid` made, in the order they run (tail launches last); they stop being
   // pending only when finished(). Buffers taken but never launched are released.
   std::vector<DeviceLaunch> take_launches_of(uint64_t grid);
+  // Timing mode: from now on, launches are also kept in the order they are made, to be taken as
+  // they come; take_launches_of then returns only those not taken.
+  void keep_new_launches() { keep_new_ = true; }
+  bool has_new_launches() const { return !new_.empty(); }
+  std::vector<DeviceLaunch> take_new_launches();
   // Releases a launch's parameter buffer once its grid has run.
   void finished(const DeviceLaunch& launch);
 
@@ -90,6 +98,8 @@ class DeviceLaunches {
   DeviceMemory& memory_;
   std::function<std::optional<uint32_t>(uint64_t)> param_size_;
   std::vector<DeviceLaunch> pending_;
+  bool keep_new_ = false;
+  std::vector<uint64_t> new_;  // parameter buffers launched and not taken, in launch order
   uint64_t streams_created_ = 0;
   uint64_t events_created_ = 0;
   std::map<uint64_t, uint32_t> errors_;

@@ -35,10 +35,18 @@ KernelTiming Gpu::run(TimingLaunch t) {
     }
     memory_system_.reset();
     throw;
+  } catch (...) {
+    memory_system_.reset();  // a child grid that could not start: the launch's requests may be in it
+    throw;
   }
   memory_clock_ = r.memory_clock_end;
   r.timing.start_cycle = start;
   r.timing.end_cycle = start + r.timing.cycles;
+  for (size_t i = 0; i < r.children.size(); ++i) {
+    r.children[i].start_cycle += start;
+    r.children[i].end_cycle += start;
+    t.children->figures(static_cast<uint32_t>(i + 1), r.children[i]);
+  }
   device_clock_ = std::max(device_clock_, r.timing.end_cycle);
   sm_free_.resize(r.sm_free.size());
   for (size_t i = 0; i < r.sm_free.size(); ++i) sm_free_[i] = start + r.sm_free[i];

@@ -13,8 +13,12 @@ namespace {
 // Every resident warp's block, warp, PC, mask and wait, as a TimingFault located at the first.
 [[noreturn]] void report(const std::vector<std::unique_ptr<Sm>>& sms, std::string detail, func::FaultKind kind) {
   std::vector<func::StuckBlock> blocks;
-  for (const auto& sm : sms)
-    if (sm != nullptr) sm->stuck_blocks(blocks);
+  std::vector<const func::LaunchState*> grids;  // per block: its grid
+  for (const auto& sm : sms) {
+    if (sm == nullptr) continue;
+    sm->stuck_blocks(blocks);
+    grids.resize(blocks.size(), sm->grid());
+  }
   size_t located = 0;
   TimingFault f;
   f.fault = func::stuck_report(std::move(detail), blocks, &located, kind);
@@ -22,6 +26,7 @@ namespace {
     const func::CtaState& cta = *blocks[located].cta;
     std::copy(cta.ctaid, cta.ctaid + 3, f.cta.ctaid);
     f.cta.linear_id = cta.linear_id;
+    f.grid = grids[located];
   }
   throw f;
 }

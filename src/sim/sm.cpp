@@ -589,6 +589,7 @@ void Sm::fail(uint32_t cta_slot, func::LaunchFault fault) const {
   f.cta.ctaid[1] = ctas_[cta_slot].cta.ctaid[1];
   f.cta.ctaid[2] = ctas_[cta_slot].cta.ctaid[2];
   f.cta.linear_id = ctas_[cta_slot].cta.linear_id;
+  f.grid = ctx_.launch;
   throw f;
 }
 

@@ -72,6 +72,9 @@ struct SmContext {
 struct TimingFault {
   func::LaunchFault fault;
   func::CtaState cta;  // ids only (ctaid, linear_id)
+  // The grid of that block: the launch state of the kernel that faulted, the host-launched grid's
+  // or a child grid's (null: no block to locate it at).
+  const func::LaunchState* grid = nullptr;
   uint64_t warp_instructions = 0;    // issued before the fault, the faulting one included
   uint64_t thread_instructions = 0;
   func::DivergenceCounters divergence;
@@ -89,6 +92,8 @@ class Sm {
   Sm& operator=(const Sm&) = delete;
 
   uint32_t id() const { return id_; }
+  // The grid whose blocks it runs (SmContext::launch).
+  const func::LaunchState* grid() const { return ctx_.launch; }
   // The CTA scheduler placed block `block` (linear index) here at `cycle`; its warps may fetch
   // from cycle + timing.block_launch_cycles. Building its warps is the SM's own work, so it
   // happens at the start of the SM's next cycle(), on the stepping threads; until then the SM

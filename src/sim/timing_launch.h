@@ -13,6 +13,7 @@
 #include "func/cta_runner.h"
 #include "func/warp.h"
 #include "mem/memory_system.h"
+#include "sim/child_grids.h"
 #include "sim/kernel_timing.h"
 #include "sim/launch_watchdog.h"
 #include "sim/sm.h"
@@ -43,13 +44,19 @@ struct TimingLaunch {
   // never goes back, even when launches overlap).
   mem::MemorySystem* memory = nullptr;
   uint64_t memory_clock = 0;
+  // Dynamic parallelism: where the grids device code launches come from (child_grids.h); they
+  // run beside this one, and the launch ends when they are all complete. Null: none may come.
+  ChildGridSource* children = nullptr;
   // The deadlock watchdog's intervals and limit (run.watchdog_interval_cycles and
   // run.watchdog_limit_cycles, through watchdog_options()).
   WatchdogOptions watchdog;
 };
 
 struct TimingLaunchResult {
-  KernelTiming timing;
+  KernelTiming timing;  // the host-launched grid's; the memory system's figures are of every grid
+  // Per child grid, in launch order (grid i + 1): its SMs' figures, its cycles on this
+  // launch's clock.
+  std::vector<KernelTiming> children;
   // Per SM, the first cycle (of this launch's clock) from which it holds none of this launch's
   // blocks: where the next launch may start on it.
   std::vector<uint64_t> sm_free;

@@ -71,6 +71,7 @@ void get_parameter_buffer_h(const ExecInst& in, Warp& w) {
     }
     request.dynamic_shared = read_local<uint32_t>(w, t[3], lane);
     request.parent_grid = w.launch->grid_id;
+    request.parent_block = w.cta->linear_id;
     DeviceLaunches& launches = device_launches(w, lane);
     uint32_t error = 0;
     const uint64_t buffer = launches.get_parameter_buffer(request, error);

@@ -33,10 +33,17 @@ class CtaScheduler {
   // Begins a launch of `total_blocks` blocks (placed in increasing block index), at most
   // `blocks_per_sm` resident on one SM at a time (the occupancy calculator's `blocks`, computed
   // by the caller). Returns the placements made at once, in the order they are made.
+  // `usable`, per SM (empty: all): the SMs the launch may place on now; another grid holds the
+  // rest (a parent's, beside which a child grid starts), which join later through add_sm.
   // Throws std::invalid_argument when blocks_per_sm is 0 (the kernel cannot run on this GPU)
   // and std::logic_error while an earlier launch is not done. Called once per launch, not on the
   // per-cycle path: the returned vector may allocate.
-  virtual std::vector<CtaPlacement> start_launch(uint64_t total_blocks, uint32_t blocks_per_sm) = 0;
+  virtual std::vector<CtaPlacement> start_launch(uint64_t total_blocks, uint32_t blocks_per_sm,
+                                                 std::span<const uint8_t> usable = {}) = 0;
+
+  // SM `sm`, which start_launch could not use, is free for this launch from now: returns the
+  // blocks placed on it (none once every block is placed). Not on the per-cycle path.
+  virtual std::vector<CtaPlacement> add_sm(uint32_t sm) = 0;
 
   // A block resident on `sm` completed at `cycle`, freeing its slot; returns the block placed in
   // the freed resources, if any remain. The caller reports completions in the order they happen

@@ -15,11 +15,15 @@ class RoundRobinCtaScheduler final : public CtaScheduler {
  public:
   explicit RoundRobinCtaScheduler(const CtaSchedulerOptions& options) : resident_(options.sm_count, 0) {}
 
-  std::vector<CtaPlacement> start_launch(uint64_t total_blocks, uint32_t blocks_per_sm) override {
+  std::vector<CtaPlacement> start_launch(uint64_t total_blocks, uint32_t blocks_per_sm,
+                                         std::span<const uint8_t> usable) override {
     if (!done()) throw std::logic_error("CTA scheduler: a launch started before the previous one completed");
     if (blocks_per_sm == 0)
       throw std::invalid_argument("the kernel cannot run: no block fits an SM (occupancy gives 0 blocks per SM)");
+    if (!usable.empty() && usable.size() != resident_.size())
+      throw std::logic_error("CTA scheduler: the usable SMs do not match the SM count");
     total_ = total_blocks;
+    blocks_per_sm_ = blocks_per_sm;
     next_block_ = 0;
     completed_ = 0;
     has_last_report_ = false;
@@ -29,7 +33,16 @@ class RoundRobinCtaScheduler final : public CtaScheduler {
     placements.reserve(static_cast<size_t>(total_blocks < capacity ? total_blocks : capacity));
     // Round r puts block r * sms + i on SM i: one block per SM per round, as in fig 3-33.
     for (uint32_t round = 0; round < blocks_per_sm && next_block_ < total_; ++round)
-      for (uint32_t sm = 0; sm < sms && next_block_ < total_; ++sm) placements.push_back(place(sm));
+      for (uint32_t sm = 0; sm < sms && next_block_ < total_; ++sm)
+        if (usable.empty() || usable[sm]) placements.push_back(place(sm));
+    return placements;
+  }
+
+  // A freed SM takes as many blocks as fit it at once, as a first round would have given it.
+  std::vector<CtaPlacement> add_sm(uint32_t sm) override {
+    if (sm >= resident_.size()) throw std::logic_error("CTA scheduler: no SM " + std::to_string(sm));
+    std::vector<CtaPlacement> placements;
+    while (resident_[sm] < blocks_per_sm_ && next_block_ < total_) placements.push_back(place(sm));
     return placements;
   }
 
@@ -59,6 +72,7 @@ class RoundRobinCtaScheduler final : public CtaScheduler {
 
   std::vector<uint32_t> resident_;  // per SM
   uint64_t total_ = 0, next_block_ = 0, completed_ = 0;
+  uint32_t blocks_per_sm_ = 0;
   bool has_last_report_ = false;
   uint64_t last_cycle_ = 0;
   uint32_t last_sm_ = 0;
