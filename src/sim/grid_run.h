@@ -39,7 +39,8 @@ struct GridRun {
   bool tail = false;
   State state = State::kWaiting;
   uint32_t open_children = 0;  // grids it launched that are not complete
-  uint64_t start = 0;          // the launch cycle it started in
+  bool placed_any = false;
+  uint64_t start = 0;          // the launch cycle its first block was placed in
   uint64_t end = 0;            // the launch cycle it completed in
   KernelTiming figures;        // what the SMs that held it charged, once they let it go
 };

@@ -49,6 +49,7 @@ void LaunchDriver::start() {
     throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} the {} preset holds at once",
                                             root.total_blocks, resident_at_once, launch_.gpu->preset));
   root.state = GridRun::State::kRunning;
+  root.placed_any = true;  // its cycles count from 0, even where its first blocks wait for an SM
   for (const CtaPlacement& p : root.blocks->start_launch(root.total_blocks, root.occupancy.blocks)) place(0, p, 0);
 }
 
@@ -68,6 +69,9 @@ void LaunchDriver::start_block(uint32_t grid, uint32_t sm, uint64_t block, uint6
     sms_[sm] = std::make_unique<Sm>(sm, grids_[grid]->context, cycle);
   }
   assert(tenant_[sm] == grid);
+  GridRun& g = *grids_[grid];
+  if (!g.placed_any) g.start = cycle;  // a child's cycles count from its first block's placement
+  g.placed_any = true;
   sms_[sm]->place_block(block, cycle);
   wake_[sm] = std::min(wake_[sm], cycle);
   touched_[sm] = 1;
@@ -175,7 +179,6 @@ void LaunchDriver::take_child_launches(uint64_t now) {
     g->parent = c.parent;
     g->after = c.after;
     g->tail = c.tail;
-    g->start = now + 1;
     ++grids_[c.parent]->open_children;
     waiting_grids_.push_back(static_cast<uint32_t>(grids_.size()));
     grids_.push_back(std::move(g));
@@ -220,7 +223,6 @@ void LaunchDriver::start_grid(uint32_t grid, uint64_t now) {
     if (tenant_[s] != kNoGrid && idle_[s] && releasable(s)) release(s, now);
   GridRun& g = *grids_[grid];
   g.state = GridRun::State::kRunning;
-  g.start = now + 1;
   std::vector<uint8_t> usable(sms_.size(), 0);
   for (uint32_t s = 0; s < sms_.size(); ++s)
     usable[s] = tenant_[s] == kNoGrid && available(s) <= now + 1 && waiting_[s].empty();

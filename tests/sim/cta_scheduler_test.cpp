@@ -40,6 +40,31 @@ TEST(CtaScheduler, RoundRobinFigure3_33) {
   for (uint32_t sm = 0; sm < 3; ++sm) EXPECT_EQ(scheduler->resident(sm), 0u);
 }
 
+// A child grid starts beside its parent on the SMs the parent does not hold (usable), and takes
+// a held SM once the parent lets it go (add_sm): as many blocks as fit, in block order.
+TEST(CtaScheduler, RoundRobinPlacesOnlyOnUsableSmsUntilOneIsAdded) {
+  auto scheduler = round_robin(4);
+  const std::vector<uint8_t> usable{0, 1, 0, 1};
+  const std::vector<CtaPlacement> initial = scheduler->start_launch(9, 2, usable);
+  const std::vector<CtaPlacement> expected_initial{{0, 1}, {1, 3}, {2, 1}, {3, 3}};
+  EXPECT_EQ(initial, expected_initial);
+  EXPECT_EQ(scheduler->resident(0), 0u);
+  const std::vector<CtaPlacement> added = scheduler->add_sm(2);
+  const std::vector<CtaPlacement> expected_added{{4, 2}, {5, 2}};
+  EXPECT_EQ(added, expected_added);
+  EXPECT_EQ(scheduler->on_block_done(1, 5), (CtaPlacement{6, 1}));
+  EXPECT_EQ(scheduler->add_sm(0), (std::vector<CtaPlacement>{{7, 0}, {8, 0}}));
+  EXPECT_TRUE(scheduler->all_placed());
+  EXPECT_TRUE(scheduler->add_sm(0).empty());  // full, and nothing left to place
+  EXPECT_THROW(scheduler->add_sm(4), std::logic_error);
+}
+
+TEST(CtaScheduler, UsableSmsMustMatchTheSmCount) {
+  auto scheduler = round_robin(3);
+  const std::vector<uint8_t> usable{1, 1};
+  EXPECT_THROW(scheduler->start_launch(4, 1, usable), std::logic_error);
+}
+
 TEST(CtaScheduler, CompletionsInOneCycleGoBySmIndex) {
   auto scheduler = round_robin(3);
   scheduler->start_launch(5, 1);  // TB0..TB2 on SM0..SM2
