@@ -137,7 +137,8 @@ struct LaunchOptions {
 };
 // ---- end cooperative launches -------------------------------------------------------------
 
-// A grid that device code launched (dynamic parallelism), run once its parent had finished.
+// A grid that device code launched (dynamic parallelism): functional mode runs it once its parent
+// has finished, timing mode beside its parent (docs/timing-model.md, "Child grids").
 struct ChildGrid {
   std::string kernel;
   Dim3 grid, block;
@@ -158,8 +159,10 @@ struct LaunchResult {
   std::optional<FaultReport> fault;
   std::string printf_output;  // device printf text of this launch, in execution order
   std::optional<sim::KernelTiming> timing;  // timing mode: what the cycle-level model measured
-  // Every grid launched from device code, descendants included, in the order they ran. The
-  // fault above may be a child's; printf_output holds the children's text after the parent's.
+  // Every grid launched from device code, descendants included: in the order they ran
+  // (functional mode), or were launched (timing mode). The fault above may be a child's;
+  // printf_output holds the children's text, after the parent's (functional mode) or in the
+  // order the grids printed it (timing mode).
   std::vector<ChildGrid> child_grids;
 };
 

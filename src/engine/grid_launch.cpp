@@ -141,7 +141,7 @@ void Engine::Impl::run_timing(GridSetup& g, const LaunchOptions& launch_options,
       progress(progress_state);
     };
   }
-  TimedChildren children(*this, device_launches, g.launch.grid_id, depth);
+  TimedChildren children(*this, device_launches, g.launch, depth);
   t.children = &children;
   if (!gpu) gpu = std::make_unique<sim::Gpu>(options.timing, options.sim_threads);
   LaunchResult& result = g.result;

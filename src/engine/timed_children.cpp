@@ -6,9 +6,10 @@
 
 namespace lockstep {
 
-TimedChildren::TimedChildren(Engine::Impl& engine, func::DeviceLaunches& launches, uint64_t root_grid_id,
+TimedChildren::TimedChildren(Engine::Impl& engine, func::DeviceLaunches& launches, const func::LaunchState& root,
                              uint32_t root_depth)
-    : engine_(engine), launches_(launches) {
+    : engine_(engine), launches_(launches), printf_out_(root.printf_out) {
+  const uint64_t root_grid_id = root.grid_id;
   index_of_[root_grid_id] = 0;
   depth_of_.push_back(root_depth);
   launches_.keep_new_launches();
@@ -34,6 +35,9 @@ std::vector<sim::ChildGridLaunch> TimedChildren::take_launches(uint32_t first_in
     LaunchOptions options;  // a child grid's registers are estimated, its envregs 0
     engine_.setup_grid(child->setup, m, k, Dim3{c.grid[0], c.grid[1], c.grid[2]},
                        Dim3{c.block[0], c.block[1], c.block[2]}, c.dynamic_shared, options, launches_, grid_id);
+    // Device printf text goes out in the order the commits made it, every grid's together, as a
+    // GPU's printf buffer holds it.
+    child->setup.launch.printf_out = printf_out_;
     child->timing = engine_.timing_launch(child->setup, options);
 
     sim::ChildGridLaunch launch;
@@ -86,7 +90,6 @@ void TimedChildren::report(LaunchResult& result) {
       record.divergence = c->figures->divergence;
     }
     result.child_grids.push_back(std::move(record));
-    result.printf_output += c->setup.result.printf_output;
   }
 }
 

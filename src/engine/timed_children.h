@@ -2,7 +2,8 @@
 // Timing mode's side of dynamic parallelism in the engine: the grids device code launches while
 // a timed launch runs are set up here as they are made (sim/child_grids.h), so the cycle-level
 // model runs them beside their parents; once the launch ends they become the result's
-// child_grids, in launch order, their printf text after the host-launched grid's.
+// child_grids, in launch order. Their printf text joins the host-launched grid's as it is
+// committed, so the launch's text is in the order the grids printed it.
 //
 // Ordering follows CDP2's streams: launches into one stream (the NULL stream is its block's own)
 // run one after another; fire-and-forget and new streams run at once; tail launches after their
@@ -21,8 +22,9 @@ namespace lockstep {
 
 class TimedChildren final : public sim::ChildGridSource {
  public:
-  // For the timed launch of grid `root_grid_id` at nesting `root_depth`.
-  TimedChildren(Engine::Impl& engine, func::DeviceLaunches& launches, uint64_t root_grid_id, uint32_t root_depth);
+  // For the timed launch of grid `root` at nesting `root_depth`.
+  TimedChildren(Engine::Impl& engine, func::DeviceLaunches& launches, const func::LaunchState& root,
+                uint32_t root_depth);
   TimedChildren(const TimedChildren&) = delete;
   TimedChildren& operator=(const TimedChildren&) = delete;
 
@@ -34,7 +36,7 @@ class TimedChildren final : public sim::ChildGridSource {
   // The child grid whose launch state is `launch` (a fault's grid).
   const GridSetup* grid_of(const func::LaunchState* launch) const;
   void faulted(const GridSetup* grid, std::string message);
-  // Adds the children that ran (or faulted) to `result`: child_grids and printf text.
+  // Adds the children that ran (or faulted) to `result`'s child_grids.
   void report(LaunchResult& result);
 
  private:
@@ -51,6 +53,7 @@ class TimedChildren final : public sim::ChildGridSource {
 
   Engine::Impl& engine_;
   func::DeviceLaunches& launches_;
+  std::string* printf_out_;  // the host-launched grid's
   std::vector<std::unique_ptr<Child>> children_;  // grid i + 1
   std::map<uint64_t, uint32_t> index_of_;         // grid_id -> grid index (the host-launched grid: 0)
   std::vector<uint32_t> depth_of_;                // per grid index

@@ -1,6 +1,6 @@
 #pragma once
 // Kernel launches from device code (CUDA dynamic parallelism, CDP2): what the device runtime's
-// calls record while a grid runs, for the engine to launch once the grid has finished.
+// calls record while a grid runs, for the engine to launch.
 //
 // nvcc lowers `child<<<g, b, shared, stream>>>(args)` in device code to
 // __cudaCDP2GetParameterBufferV2(child, g, b, shared), stores of the arguments into the buffer
