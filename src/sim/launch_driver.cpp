@@ -46,7 +46,8 @@ void LaunchDriver::start() {
   GridRun& root = *grids_[0];
   const uint64_t resident_at_once = uint64_t{root.occupancy.blocks} * sms_.size();
   if (launch_.all_resident && root.total_blocks > resident_at_once)
-    throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} the {} preset holds at once",
+    throw std::invalid_argument(fmt::format("cooperative launch of {} blocks exceeds the {} the {} preset holds at "
+                                            "once",
                                             root.total_blocks, resident_at_once, launch_.gpu->preset));
   root.state = GridRun::State::kRunning;
   root.placed_any = true;  // its cycles count from 0, even where its first blocks wait for an SM

@@ -45,7 +45,8 @@ TimingLaunchResult run_timing_launch(const TimingLaunch& l) {
       all[g].end_cycle = end + 1;
       all[g].cycles = end + 1 - grids[g]->start;
     }
-    if (l.memory != nullptr) add_memory_system_difference(memory_system_figures(*l.memory), memory_before, all[0].memory);
+    if (l.memory != nullptr)
+      add_memory_system_difference(memory_system_figures(*l.memory), memory_before, all[0].memory);
     return all;
   };
   uint64_t now = 0;

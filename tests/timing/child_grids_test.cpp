@@ -33,25 +33,25 @@ std::vector<uint32_t> launch_lines() {
   return lines;
 }
 
-// The PTX line where the parent kernel begins (the child's lines come before it).
-uint32_t parent_line() {
+// The PTX line where kernel `name` begins.
+uint32_t entry_line(const std::string& name) {
   std::ifstream in(kernels_ptx());
   std::string line;
   uint32_t number = 0;
   while (std::getline(in, line)) {
     ++number;
-    if (line.find(".entry _Z6parentPiiiii(") != std::string::npos) return number;
+    if (line.find(".entry " + name + "(") != std::string::npos) return number;
   }
-  ADD_FAILURE() << "no parent kernel in " << kernels_ptx();
+  ADD_FAILURE() << "no kernel " << name << " in " << kernels_ptx();
   return 0;
 }
 
 // The last cycle (of the parent's launch) in which one of the parent's instructions issued.
 uint64_t last_parent_issue(const std::vector<TraceEvent>& events) {
   uint64_t last = 0;
-  const uint32_t first = parent_line();
+  const uint32_t first = entry_line("_Z6parentPiiiii"), next = entry_line("_Z8set_flagPi");
   for (const TraceEvent& e : events)
-    if (e.ptx_line > first) last = std::max(last, e.cycle);
+    if (e.ptx_line > first && e.ptx_line < next) last = std::max(last, e.cycle);
   return last;
 }
 
@@ -184,6 +184,29 @@ TEST(ChildGrids, AChildWaitsForAnSmItsParentHolds) {
   EXPECT_GT(c.start_cycle, r.result.timing->start_cycle + last_parent_issue(r.events));
   EXPECT_EQ(r.result.timing->end_cycle, c.end_cycle);
   EXPECT_EQ(r.out, functional_out(kOne, 1, 2, 50, 400));
+}
+
+// A parent that spins until its child has run: CUDA does not promise it ends, but with an SM
+// free for the child, the child runs beside it and it does. With the parent on the only SM, the
+// child never starts, and the watchdog reports the parent's spin.
+TEST(ChildGrids, AParentWaitingForItsChildEndsWhenTheChildHasAnSm) {
+  for (uint32_t sms : {2u, 1u}) {
+    SCOPED_TRACE(sms);
+    auto engine = timing_engine(h100(sms));
+    const ModuleId m = engine->load_ptx_file(kernels_ptx());
+    const uint64_t flag = engine->malloc(4);
+    engine->memset(flag, 0, 4);
+    const LaunchResult r = engine->launch(m, "_Z14waiting_parentPi", {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::of(flag)});
+    if (sms == 2) {
+      EXPECT_FALSE(r.fault.has_value()) << r.fault->message;
+      ASSERT_EQ(r.child_grids.size(), 1u);
+      EXPECT_LT(r.child_grids[0].timing->end_cycle, r.timing->end_cycle);
+    } else {
+      ASSERT_TRUE(r.fault.has_value());
+      EXPECT_EQ(r.fault->kind, "deadlock");
+      EXPECT_EQ(r.fault->kernel, "_Z14waiting_parentPi");
+    }
+  }
 }
 
 TEST(ChildGrids, SameFiguresOnAnyNumberOfThreads) {

@@ -38,3 +38,13 @@ __global__ void parent(int* out, int mode, int child_blocks, int child_spin, int
   for (int i = 0; i < spin; ++i) x = x * 3 + 1;
   out[8192 + blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
+
+__global__ void set_flag(int* flag) { atomicExch(flag, 1); }
+
+// Waits for its child, as CUDA does not promise it can (a child may run only once its parent
+// has finished): on a GPU with an SM free for the child, the child runs beside it and it ends.
+__global__ void waiting_parent(int* flag) {
+  set_flag<<<1, 1>>>(flag);
+  while (atomicAdd(flag, 0) == 0) {
+  }
+}
