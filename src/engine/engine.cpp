@@ -1,30 +1,17 @@
 #include "engine/engine.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "engine/engine_impl.h"
 #include "engine/engine_options.h"
 #include "fmt/format.h"
-#include "func/cta_runner.h"
-#include "func/device_heap.h"
-#include "func/device_launches.h"
-#include "func/device_memory.h"
-#include "func/interrupt.h"
 #include "func/kernel_binder.h"
-#include "func/shared_layout.h"
-#include "func/wave_runner.h"
-#include "ir/lower.h"
 #include "ptx/check.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
-#include "sim/gpu.h"
-#include "sim/occupancy.h"
-#include "sim/timing_launch.h"
 
 namespace lockstep {
 
