@@ -341,8 +341,6 @@ bool Sm::issue(uint32_t p, uint64_t now) {
     if (fetch_->ready_at(slot) > now) valid_until = std::min(valid_until, fetch_->ready_at(slot));
     if (ws.ready_at > now) valid_until = std::min(valid_until, ws.ready_at);
     if (ws.busy_until > now) valid_until = std::min(valid_until, ws.busy_until);
-    if (ws.formed && ctas_[ws.cta_slot].member_wake > now)
-      valid_until = std::min(valid_until, ctas_[ws.cta_slot].member_wake);
   }
   uint32_t issued = 0;
   while (issued < issue_width_) {

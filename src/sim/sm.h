@@ -178,7 +178,6 @@ class Sm {
     func::FormedIssue issue;
     size_t next = 0;
     uint32_t executed_by = 0;  // the slot whose issue ran the instruction (the first formed warp's)
-    mutable uint64_t member_wake = 0;  // classify_formed: a sleeping member holds the issue until then
     uint32_t access = UINT32_MAX;  // its LD/ST unit instruction (kNoAccess: none)
     struct MemberWrites {
       uint32_t slot = 0;

@@ -65,12 +65,6 @@ StallReason Sm::classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free
       const uint32_t s = c.warp_slots[m.warp];
       const WarpSlot& ms = warps_[s];
       if (ibuffer_.count(s) == 0) return fetch_->ready_at(s) > now ? StallReason::kInstructionFetch : StallReason::kNoInstruction;
-      // A member still asleep (nanosleep) holds the formed warp it joins, and the scan that found
-      // it holds until it wakes (Sm::issue).
-      if (ms.ready_at > now) {
-        c.member_wake = ms.ready_at;
-        return ms.sleeping ? StallReason::kSleeping : StallReason::kDivergence;
-      }
       if (t.memory_barrier && ms.memory_in_flight != 0) return StallReason::kSynchronization;
       // Each member waits for its own warp's copies (async_copies.h), as the warp alone would.
       if (t.async != ir::AsyncOp::None && async_.holds(s, warps_[slot].cta_slot, t, ctx_.kernel->code[c.issue.pc], *ms.warp))
@@ -180,7 +174,6 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
     } catch (func::FaultException& f) {
       fail(cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, issue.pc, {}});
     }
-    if (t.sleeps) sleep(s, now, func::nanosleep_ns(in, w, lanes));  // each member as long as its lanes ask
     if (ldst) {
       if (t.space == MemorySpace::kConstant && ldst_->constant_misses(access_log_)) kind = kConstantMissing;
       ldst_->add(access, access_log_, s);

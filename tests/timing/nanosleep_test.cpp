@@ -2,7 +2,6 @@
 // longest of them), in cycles of the preset's core clock rounded up, at most the 1 ms the PTX
 // ISA allows; the cycles it sleeps are charged as `sleeping`.
 #include <map>
-#include <string>
 #include <sstream>
 
 #include "timing/timing_harness.h"
@@ -23,10 +22,8 @@ std::string sleeper(const std::string& duration) {
 
 // The cycle warp 0 issued the nanosleep in, and the cycle it issued the next instruction in.
 std::pair<uint64_t, uint64_t> sleep_and_wake(const std::string& preset, const std::string& duration,
-                                             uint32_t threads = 8, const std::string& divergence = "") {
-  std::vector<std::string> overrides{"icache.miss_latency=1"};
-  if (!divergence.empty()) overrides.push_back("sm.divergence=" + divergence);
-  auto engine = timing_engine(timing_gpu(preset, overrides));
+                                             uint32_t threads = 8) {
+  auto engine = timing_engine(timing_gpu(preset, {"icache.miss_latency=1"}));
   std::istringstream trace(issue_trace(*engine, sleeper(duration), 1, threads));
   std::map<int, uint64_t> issued;  // PTX line -> cycle
   std::string entry;
@@ -58,22 +55,6 @@ TEST(Nanosleep, TheWarpSleepsAsLongAsItsLongestLaneAsks) {
   EXPECT_EQ(woke - slept, 41u);
   std::tie(slept, woke) = sleep_and_wake("h100", "%r2", 32);
   EXPECT_EQ(woke - slept, 615u);
-}
-
-// Warps formed by a block-level unit sleep too: each member as long as its own lanes ask, and a
-// formed warp issues only once its members are awake.
-TEST(Nanosleep, WarpsFormedByABlockLevelUnitSleep) {
-  for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
-    SCOPED_TRACE(unit);
-    auto [slept, woke] = sleep_and_wake("teaching", "40", 8, unit);
-    EXPECT_EQ(woke - slept, 41u);
-    // Two warps, whose longest lanes ask 70 and 150 ns. dwf, tbc and large-warp issue the block's
-    // lanes together, so warp 0's next instruction waits for warp 1 to wake; sbi and swi keep
-    // each warp's own issue.
-    std::tie(slept, woke) = sleep_and_wake("teaching", "%r2", 16, unit);
-    const bool per_warp = std::string(unit) == "sbi" || std::string(unit) == "swi";
-    EXPECT_EQ(woke - slept, per_warp ? 71u : 151u);
-  }
 }
 
 TEST(Nanosleep, SleepsAtMostOneMillisecond) {
