@@ -17,6 +17,7 @@
 #include "func/device_launches.h"
 #include "func/device_memory.h"
 #include "func/kernel_binder.h"
+#include "func/wave_runner.h"
 #include "ir/lower.h"
 #include "sim/gpu.h"
 #include "sim/timing_launch.h"
@@ -79,6 +80,9 @@ struct Engine::Impl {
   // A host launch on the cycle-level model; the grids its device code launches run beside it.
   void run_timing(GridSetup& g, const LaunchOptions& options, func::DeviceLaunches& device_launches,
                   uint32_t depth, LaunchProgress& progress_state);
+
+  // Functional mode: runs the grid's blocks in waves (func/wave_runner.h); a fault is the result's.
+  void run_waves(GridSetup& g, const func::WaveRunOptions& wave, LaunchProgress& shown);
 
   // A launch from the host or from device code, then the grids its device code launched.
   LaunchResult launch_grid(const LoadedModule* m, uint32_t index, Dim3 grid, Dim3 block, uint32_t dynamic_shared,

@@ -236,14 +236,9 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   GridSetup g(memory);
   g.params = params;
   setup_grid(g, m, index, grid, block, dynamic_shared, launch_options, device_launches, grid_id);
-  const ir::KernelProgram& k = g.kernel();
-  const func::BoundKernel& bound = m->kernels[index];
   LaunchResult& result = g.result;
-  func::LaunchState& launch = g.launch;
   func::RunOptions& run_options = g.run;
-  const func::TraceHook* hook = g.trace();
-  func::RunCounters counters;
-  LaunchProgress shown{k.name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};
+  LaunchProgress shown{g.kernel().name, 0, uint64_t{grid.x} * grid.y * grid.z, 0};
   if (options.timing && !launch_options.cooperative) {
     run_timing(g, launch_options, device_launches, depth, shown);
     return std::move(result);
@@ -285,25 +280,12 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
       wave.alone_epoch_instructions = wave.epoch_instructions;  // a last block spinning alone, too
       wave.busy_hash_interval = options.watchdog.watchdog_interval_instructions;
       wave.instruction_limit = options.watchdog.watchdog_limit_instructions;
-      func::WaveRunner waves(bound, launch, wave, hook);
-      try {
-        waves.run(counters, [&](uint64_t done) {
-          if (!progress) return;
-          shown.blocks_done = done;
-          shown.thread_instructions = counters.thread_instructions;
-          progress(shown);
-        });
-      } catch (const func::WaveFault& f) {
-        result.fault = make_report(*m, k, f.fault, *f.cta, launch, options.warp_size);
-      }
+      run_waves(g, wave, shown);
     } catch (...) {
       memory.release(workspace);
       throw;
     }
     memory.release(workspace);
-    result.warp_instructions = counters.warp_instructions;
-    result.thread_instructions = counters.thread_instructions;
-    result.divergence = counters.divergence;
     return std::move(result);
   }
   func::WaveRunOptions wave{run_options, g.shared_size, options.resident_blocks, options.sim_threads};
@@ -311,7 +293,13 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
   wave.hash_interval = options.watchdog.watchdog_interval_instructions;
   wave.busy_hash_interval = options.watchdog.watchdog_interval_instructions;
   wave.instruction_limit = options.watchdog.watchdog_limit_instructions;
-  func::WaveRunner waves(bound, launch, wave, hook);
+  run_waves(g, wave, shown);
+  return std::move(result);
+}
+
+void Engine::Impl::run_waves(GridSetup& g, const func::WaveRunOptions& wave, LaunchProgress& shown) {
+  func::RunCounters counters;
+  func::WaveRunner waves(g.module->kernels[g.index], g.launch, wave, g.trace());
   try {
     waves.run(counters, [&](uint64_t done) {
       if (!progress) return;
@@ -320,12 +308,11 @@ LaunchResult Engine::Impl::run_grid(const LoadedModule* m, uint32_t index, Dim3 
       progress(shown);
     });
   } catch (const func::WaveFault& f) {
-    result.fault = make_report(*m, k, f.fault, *f.cta, launch, options.warp_size);
+    g.result.fault = make_report(*g.module, g.kernel(), f.fault, *f.cta, g.launch, options.warp_size);
   }
-  result.warp_instructions = counters.warp_instructions;
-  result.thread_instructions = counters.thread_instructions;
-  result.divergence = counters.divergence;
-  return std::move(result);
+  g.result.warp_instructions = counters.warp_instructions;
+  g.result.thread_instructions = counters.thread_instructions;
+  g.result.divergence = counters.divergence;
 }
 
 }  // namespace lockstep
