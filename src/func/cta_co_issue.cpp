@@ -51,7 +51,7 @@ void CtaRunner::plan_secondary(FormedIssue& issue, BlockStack& stack, RunCounter
       const uint32_t v = (p.warp_id + k) % n;
       const Warp& w = warps_[v];
       // Another PC: warps at the primary's PC are dwf's and tbc's to merge, not to interweave.
-      if (w.status != Warp::Status::Running || warp_parked_[v] != 0 || w.active == 0 ||
+      if (w.status != Warp::Status::Running || warp_parked_[v] != 0 || warp_asleep_[v] != 0 || w.active == 0 ||
           w.pc == p.pc || (w.active & p.active) != 0 || no_secondary_[w.pc] != 0)
         continue;
       s = {v, w.pc, w.active, guarded_lanes(kernel_.code[w.pc], w), false};

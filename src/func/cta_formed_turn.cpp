@@ -37,7 +37,8 @@ bool CtaRunner::plan_formed(FormedIssue& issue, RunCounters& counters) {
       for (uint32_t i = candidate.first_warp(); i < candidate.first_warp() + candidate.warps(); ++i) {
         const bool member = candidate.mask(i) != 0;
         any |= member;
-        all_ready = all_ready && (!member || (warps_[i].status == Warp::Status::Running && warp_parked_[i] == 0));
+        all_ready = all_ready && (!member || (warps_[i].status == Warp::Status::Running && warp_parked_[i] == 0 &&
+                                              warp_asleep_[i] == 0));
       }
       if (!any || !all_ready) continue;
       stack = &candidate;
@@ -51,7 +52,8 @@ bool CtaRunner::plan_formed(FormedIssue& issue, RunCounters& counters) {
     pc = stack->pc();
   } else {
     for (const Warp& w : warps_) {
-      const bool ready = w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0 && w.active != 0;
+      const bool ready = w.status == Warp::Status::Running && warp_parked_[w.warp_id] == 0 &&
+                         warp_asleep_[w.warp_id] == 0 && w.active != 0;
       ready_pcs_[w.warp_id] = ready ? w.pc : ir::kNoPc;
     }
     pc = scheduler_.pick(ready_pcs_);

@@ -72,6 +72,7 @@ void CtaRunner::start(CtaState& cta) {
     constants_set_.assign(nwarps, 0);
     predicates_.assign(nwarps, {});
     warp_parked_.assign(nwarps, 0);
+    warp_asleep_.assign(nwarps, 0);
     divergence_.clear();
     block_stacks_.clear();
     if (stacked_) {
@@ -86,6 +87,7 @@ void CtaRunner::start(CtaState& cta) {
   scheduler_.reset(nwarps);
   formed_count_ = 0;
   std::fill(warp_parked_.begin(), warp_parked_.end(), 0);
+  std::fill(warp_asleep_.begin(), warp_asleep_.end(), 0);
   cta.warps = &warps_;
   cta.live_warps = nwarps;
   cta.barriers.reset();

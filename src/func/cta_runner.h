@@ -151,6 +151,9 @@ class CtaRunner {
   // cycle (none: each warp's instruction count, as functional mode's records have).
   bool forms_warps() const { return forms_warps_; }
   bool plan_formed(FormedIssue& issue, RunCounters& counters);
+  // A warp asleep (the timing model's nanosleep) joins no formed issue, primary or secondary,
+  // until the caller wakes it: a plan that held the block for it would starve the warp it waits for.
+  void set_asleep(uint32_t warp, bool asleep) { warp_asleep_[warp] = asleep ? 1 : 0; }
   void finish_formed(const FormedIssue& issue);
   void trace_formed(const CtaState& cta, const FormedIssue& issue, size_t k, std::optional<uint64_t> clock,
                     const TraceHook& hook) const;
@@ -206,6 +209,7 @@ class CtaRunner {
   std::vector<uint8_t> no_secondary_;
   std::vector<ParkedInstruction> parked_;  // in the order the warps parked
   std::vector<uint8_t> warp_parked_;        // per warp: 1 while it has a parked instruction
+  std::vector<uint8_t> warp_asleep_;        // per warp: 1 while the caller holds it asleep
   // Per PC, with park_footprints: bytes per lane of a plain global store (0: not one).
   std::vector<uint32_t> store_bytes_;
   bool parking_ = false;

@@ -145,6 +145,7 @@ void Sm::start_block(uint64_t block, uint64_t cycle) {
   c.forms = c.runner->forms_warps();
   if (c.forms) ++forming_blocks_;
   c.planned = false;
+  c.asleep = 0;
   std::vector<func::Warp>& block_warps = c.runner->warps();
   c.warp_slots.resize(block_warps.size());
   uint32_t next_free = 0;
@@ -186,7 +187,7 @@ bool Sm::cycle(uint64_t now) {
     take_instruction_fills(now);
   }
   changed |= writeback(now);
-  changed |= plan_formed_issues();
+  changed |= plan_formed_issues(now);
   if (resident_warps_ != charged_resident_) {  // the warps the issue stage charges a reason to
     charge_residency(now);
     charged_resident_ = resident_warps_;

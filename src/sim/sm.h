@@ -175,6 +175,7 @@ class Sm {
     // reserved in every member's scoreboard, released when the last one completes.
     bool forms = false;
     bool planned = false;
+    uint32_t asleep = 0;  // its warps held asleep by nanosleep (CtaRunner::set_asleep)
     func::FormedIssue issue;
     size_t next = 0;
     uint32_t executed_by = 0;  // the slot whose issue ran the instruction (the first formed warp's)
@@ -281,9 +282,10 @@ class Sm {
   StallReason unit_reason(uint32_t slot, const InstTiming& t, uint64_t now, uint64_t* unit_free) const;
   void issue_instruction(uint32_t slot, uint64_t now);
 
-  // Formed warps (sm_formation.cpp). Plans the next issue of every block that forms warps and
-  // has none in progress; true when one was planned.
-  bool plan_formed_issues();
+  // Formed warps (sm_formation.cpp). Wakes the block's warps whose nanosleep has ended, then
+  // plans the next issue of every block that forms warps and has none in progress; true when
+  // one was planned.
+  bool plan_formed_issues(uint64_t now);
   // classify() for a warp of such a block: only the slot of the first part of the formed warp
   // to issue next may be ready.
   StallReason classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free) const;

@@ -38,11 +38,19 @@ uint64_t formed_threads(const func::FormedIssue& issue, size_t k) {
 
 }  // namespace
 
-bool Sm::plan_formed_issues() {
+bool Sm::plan_formed_issues(uint64_t now) {
   if (forming_blocks_ == 0) return false;
   bool planned = false;
   for (CtaSlot& c : ctas_) {
-    if (!c.busy || !c.forms || c.planned) continue;
+    if (!c.busy || !c.forms) continue;
+    for (uint32_t warp = 0; c.asleep != 0 && warp < c.warp_slots.size(); ++warp) {
+      WarpSlot& ws = warps_[c.warp_slots[warp]];
+      if (!ws.sleeping || ws.ready_at > now) continue;
+      ws.sleeping = false;
+      c.runner->set_asleep(warp, false);
+      --c.asleep;
+    }
+    if (c.planned) continue;
     func::RunCounters counters;
     if (!c.runner->plan_formed(c.issue, counters)) continue;  // every warp waits or has exited
     stats_.divergence += counters.divergence;
@@ -57,8 +65,10 @@ bool Sm::plan_formed_issues() {
 
 StallReason Sm::classify_formed(uint32_t slot, uint64_t now, uint64_t* unit_free) const {
   const CtaSlot& c = ctas_[warps_[slot].cta_slot];
+  // A warp asleep joins no plan; the later formed warps of the issue that ran its nanosleep
+  // still issue.
   if (!c.planned || c.warp_slots[c.issue.formed[c.next].parts.front().warp] != slot)
-    return StallReason::kDivergence;
+    return warps_[slot].sleeping && warps_[slot].ready_at > now ? StallReason::kSleeping : StallReason::kDivergence;
   const InstTiming& t = (*ctx_.timing)[c.issue.pc];
   if (c.next == 0) {
     for (const func::FormationMember& m : c.issue.members) {
@@ -173,6 +183,15 @@ void Sm::execute_formed(uint32_t cta_slot, uint32_t slot, uint64_t now, const In
       func::execute(in, w, lanes);
     } catch (func::FaultException& f) {
       fail(cta_slot, func::LaunchFault{std::move(f.fault), w.warp_id, issue.pc, {}});
+    }
+    if (t.sleeps) {
+      // Each member sleeps as long as its own lanes ask, and joins no formed issue meanwhile.
+      const bool was_asleep = warps_[s].sleeping;
+      sleep(s, now, func::nanosleep_ns(in, w, lanes));
+      if (warps_[s].sleeping && !was_asleep) {
+        c.runner->set_asleep(w.warp_id, true);
+        ++c.asleep;
+      }
     }
     if (ldst) {
       if (t.space == MemorySpace::kConstant && ldst_->constant_misses(access_log_)) kind = kConstantMissing;

@@ -2,6 +2,7 @@
 // longest of them), in cycles of the preset's core clock rounded up, at most the 1 ms the PTX
 // ISA allows; the cycles it sleeps are charged as `sleeping`.
 #include <map>
+#include <string>
 #include <sstream>
 
 #include "timing/timing_harness.h"
@@ -22,8 +23,10 @@ std::string sleeper(const std::string& duration) {
 
 // The cycle warp 0 issued the nanosleep in, and the cycle it issued the next instruction in.
 std::pair<uint64_t, uint64_t> sleep_and_wake(const std::string& preset, const std::string& duration,
-                                             uint32_t threads = 8) {
-  auto engine = timing_engine(timing_gpu(preset, {"icache.miss_latency=1"}));
+                                             uint32_t threads = 8, const std::string& divergence = "") {
+  std::vector<std::string> overrides{"icache.miss_latency=1"};
+  if (!divergence.empty()) overrides.push_back("sm.divergence=" + divergence);
+  auto engine = timing_engine(timing_gpu(preset, overrides));
   std::istringstream trace(issue_trace(*engine, sleeper(duration), 1, threads));
   std::map<int, uint64_t> issued;  // PTX line -> cycle
   std::string entry;
@@ -55,6 +58,22 @@ TEST(Nanosleep, TheWarpSleepsAsLongAsItsLongestLaneAsks) {
   EXPECT_EQ(woke - slept, 41u);
   std::tie(slept, woke) = sleep_and_wake("h100", "%r2", 32);
   EXPECT_EQ(woke - slept, 615u);
+}
+
+// Warps formed by a block-level unit sleep too: each member as long as its own lanes ask, and a
+// warp asleep joins no formed warp until it wakes.
+TEST(Nanosleep, WarpsFormedByABlockLevelUnitSleep) {
+  for (const char* unit : {"dwf", "tbc", "large-warp", "sbi", "swi"}) {
+    SCOPED_TRACE(unit);
+    auto [slept, woke] = sleep_and_wake("teaching", "40", 8, unit);
+    EXPECT_EQ(woke - slept, 41u);
+    // Two warps, whose longest lanes ask 70 and 150 ns. tbc's and large-warp's block stack issues
+    // its entry's warps together, so warp 0's next instruction waits for warp 1 to wake; dwf
+    // forms its next warps from the warps awake, and sbi and swi keep each warp's own issue.
+    std::tie(slept, woke) = sleep_and_wake("teaching", "%r2", 16, unit);
+    const bool stacked = std::string(unit) == "tbc" || std::string(unit) == "large-warp";
+    EXPECT_EQ(woke - slept, stacked ? 151u : 71u);
+  }
 }
 
 TEST(Nanosleep, SleepsAtMostOneMillisecond) {
