@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 
@@ -85,7 +87,7 @@ double LaunchRecord::average_active_lanes() const {
 std::string RunStats::summary() const {
   std::string text;
   uint64_t timed_launches = 0;
-  uint64_t timed_cycles = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> spans;  // the timed launches on the device clock
   for (const LaunchRecord& s : launches_) {
     text += fmt::format("lockstep: kernel {} grid ({},{},{}) block ({},{},{}) {} warp instructions {} thread "
                         "instructions\n",
@@ -96,8 +98,17 @@ std::string RunStats::summary() const {
       text += timing_line(s, *s.timing);
       if (s.timing->memory.modelled) text += memory_line(*s.timing);
       ++timed_launches;
-      timed_cycles += s.timing->cycles;
+      spans.emplace_back(s.timing->start_cycle, s.timing->start_cycle + s.timing->cycles);
     }
+  }
+  // The device time some launch ran: overlapping launches (a child grid beside its parent, tail
+  // overlap) count their shared cycles once; launches one after another add up.
+  std::sort(spans.begin(), spans.end());
+  uint64_t timed_cycles = 0, covered_to = 0;
+  for (const auto& [start, end] : spans) {
+    const uint64_t from = std::max(start, covered_to);
+    if (end > from) timed_cycles += end - from;
+    covered_to = std::max(covered_to, end);
   }
   // One timed launch already shows its cycles; the total only helps when there are several.
   if (timed_launches > 1)

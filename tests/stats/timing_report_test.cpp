@@ -59,6 +59,8 @@ sim::KernelTiming register_limited_timing() {
 sim::KernelTiming shared_limited_timing() {
   sim::KernelTiming t;
   t.cycles = 500;
+  t.start_cycle = 1200;  // right after register_limited_timing's launch
+  t.end_cycle = 1700;
   t.warp_instructions = 400;
   t.thread_instructions = 9600;
   t.sm_count = 2;
@@ -104,6 +106,22 @@ TEST(TimingSummary, TimedLaunchesAddOneLineEachAndATotal) {
             "blocks/SM, limited by registers, shared memory; 32 registers) top stalls: memory_dependency "
             "48.3%, barrier 48.3%\n"
             "lockstep: total cycles 1500 over 2 launches\n");
+}
+
+// Launches that overlap on the device (a child grid beside its parent, tail overlap) count their
+// shared cycles once: the total is the device time some launch ran.
+TEST(TimingSummary, OverlappingLaunchesCountTheirSharedCyclesOnce) {
+  RunStats s;
+  sim::KernelTiming parent = register_limited_timing();  // cycles 200 .. 1200
+  sim::KernelTiming child = shared_limited_timing();
+  child.start_cycle = 700, child.end_cycle = 1200;
+  sim::KernelTiming later = shared_limited_timing();
+  later.start_cycle = 1300, later.end_cycle = 1800;
+  s.add(timed("parent", parent));
+  s.add(timed("child", child));
+  s.add(timed("later", later));
+  const std::string text = s.summary();
+  EXPECT_NE(text.find("lockstep: total cycles 1500 over 3 launches\n"), std::string::npos) << text;
 }
 
 TEST(TimingSummary, OneTimedLaunchHasNoTotalLine) {
