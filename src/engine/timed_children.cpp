@@ -58,9 +58,7 @@ std::vector<sim::ChildGridLaunch> TimedChildren::take_launches(uint32_t first_in
 }
 
 void TimedChildren::completed(uint32_t index, uint64_t) {
-  Child& c = *children_.at(index - 1);
-  c.completed = true;
-  launches_.finished(c.record);
+  launches_.finished(children_.at(index - 1)->record);
 }
 
 void TimedChildren::figures(uint32_t index, const sim::KernelTiming& timing) {

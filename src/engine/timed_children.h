@@ -7,7 +7,7 @@
 //
 // Ordering follows CDP2's streams: launches into one stream (the NULL stream is its block's own)
 // run one after another; fire-and-forget and new streams run at once; tail launches after their
-// parent's blocks and every grid it launched before them.
+// parent's blocks and every other grid it launched.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -46,7 +46,6 @@ class TimedChildren final : public sim::ChildGridSource {
     GridSetup setup;
     sim::TimingLaunch timing;
     uint32_t depth = 0;
-    bool completed = false;
     std::optional<sim::KernelTiming> figures;
     std::string fault;
   };

@@ -50,7 +50,7 @@ struct GridRun {
 // fits an SM.
 std::unique_ptr<GridRun> prepare_grid(const TimingLaunch& grid, const TimingLaunch& launch);
 
-// The grid's figures that do not come from its SMs: its cycles, the GPU's shape, its occupancy.
+// The grid's figures that do not come from its SMs: the GPU's shape, its occupancy and registers.
 void describe_grid(const GridRun& grid, const config::GpuConfig& gpu, KernelTiming& t);
 
 }  // namespace lockstep::sim
