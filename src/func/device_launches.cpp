@@ -1,6 +1,7 @@
 #include "func/device_launches.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "func/device_memory.h"
 
@@ -53,7 +54,9 @@ uint32_t DeviceLaunches::launch(uint64_t params, uint64_t stream) {
 std::vector<DeviceLaunch> DeviceLaunches::take_new_launches() {
   std::vector<DeviceLaunch> taken;
   for (uint64_t params : new_) {
-    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const DeviceLaunch& p) { return p.params == params; });
+    auto it = std::find_if(pending_.begin(), pending_.end(),
+                           [&](const DeviceLaunch& p) { return p.params == params; });
+    if (it == pending_.end()) throw std::logic_error("a launch taken twice, or finished before it was taken");
     it->taken = true;
     taken.push_back(*it);
   }
