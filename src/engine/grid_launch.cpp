@@ -216,6 +216,7 @@ LaunchResult Engine::Impl::launch_grid(const LoadedModule* m, uint32_t index, Di
     const Dim3 child_grid{c.grid[0], c.grid[1], c.grid[2]}, child_block{c.block[0], c.block[1], c.block[2]};
     LaunchOptions child_options;
     child_options.pending_launch_limit = launch_options.pending_launch_limit;
+    device_launches.started(c);
     LaunchResult child = launch_grid(cm, ci, child_grid, child_block, c.dynamic_shared, child_params, child_options,
                                      device_launches, depth + 1);
     device_launches.finished(c);

@@ -57,6 +57,8 @@ std::vector<sim::ChildGridLaunch> TimedChildren::take_launches(uint32_t first_in
   return made;
 }
 
+void TimedChildren::started(uint32_t index) { launches_.started(children_.at(index - 1)->record); }
+
 void TimedChildren::completed(uint32_t index, uint64_t) {
   launches_.finished(children_.at(index - 1)->record);
 }

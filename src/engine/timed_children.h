@@ -30,6 +30,7 @@ class TimedChildren final : public sim::ChildGridSource {
 
   bool has_launches() const override { return launches_.has_new_launches(); }
   std::vector<sim::ChildGridLaunch> take_launches(uint32_t first_index) override;
+  void started(uint32_t index) override;
   void completed(uint32_t index, uint64_t cycle) override;
   void figures(uint32_t index, const sim::KernelTiming& timing) override;
 

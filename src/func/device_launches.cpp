@@ -27,7 +27,9 @@ uint64_t DeviceLaunches::get_parameter_buffer(const DeviceLaunch& request, uint3
     error = kCudaErrorLaunchMaxDepthExceeded;
     return 0;
   }
-  if (pending_.size() >= pending_limit_) {
+  const auto waiting =
+      std::count_if(pending_.begin(), pending_.end(), [](const DeviceLaunch& p) { return !p.started; });
+  if (static_cast<uint64_t>(waiting) >= pending_limit_) {
     error = kCudaErrorLaunchPendingCountExceeded;
     return 0;
   }
@@ -82,6 +84,12 @@ std::vector<DeviceLaunch> DeviceLaunches::take_launches_of(uint64_t grid) {
   pending_ = std::move(kept);
   ordinary.insert(ordinary.end(), tail.begin(), tail.end());
   return ordinary;
+}
+
+void DeviceLaunches::started(const DeviceLaunch& launch) {
+  auto it = std::find_if(pending_.begin(), pending_.end(),
+                         [&](const DeviceLaunch& p) { return p.params == launch.params; });
+  if (it != pending_.end()) it->started = true;
 }
 
 void DeviceLaunches::finished(const DeviceLaunch& launch) {

@@ -5,8 +5,10 @@
 // nvcc lowers `child<<<g, b, shared, stream>>>(args)` in device code to
 // __cudaCDP2GetParameterBufferV2(child, g, b, shared), stores of the arguments into the buffer
 // it returns, then __cudaCDP2LaunchDeviceV2(buffer, stream). A launch is pending from the
-// first call until its grid runs; more than `pending_limit` pending launches (the device's
-// cudaLimitDevRuntimePendingLaunchCount) are refused as CUDA refuses them.
+// first call until its grid begins to run (started()); more than `pending_limit` pending
+// launches (the device's cudaLimitDevRuntimePendingLaunchCount, which CUDA defines as launches
+// that have not begun to execute) are refused as CUDA refuses them. Its parameter buffer lives
+// until its grid has finished (finished()).
 //
 // Order: CDP2 only orders launches into one stream, and a child may run at any time after
 // it was launched. Functional mode runs a grid's children once the grid has finished, in launch
@@ -48,6 +50,7 @@ struct DeviceLaunch {
   uint32_t parent_block = 0;    // the launching block's linear index (its NULL stream is its own)
   bool launched = false;        // false: a buffer was taken but the launch not (yet) made
   bool taken = false;           // handed out by take_new_launches
+  bool started = false;         // its grid has begun to run: it no longer counts as pending
 };
 
 class DeviceLaunches {
@@ -76,13 +79,15 @@ class DeviceLaunches {
   uint64_t create_event() { return kFirstEvent + 16 * events_created_++; }
 
   // Launches `grid` made, in the order they run (tail launches last); they stop being
-  // pending only when finished(). Buffers taken but never launched are released.
+  // pending when started(). Buffers taken but never launched are released.
   std::vector<DeviceLaunch> take_launches_of(uint64_t grid);
   // Timing mode: from now on, launches are also kept in the order they are made, to be taken as
   // they come; take_launches_of then returns only those not taken.
   void keep_new_launches() { keep_new_ = true; }
   bool has_new_launches() const { return !new_.empty(); }
   std::vector<DeviceLaunch> take_new_launches();
+  // The launch's grid has begun to run: it no longer counts against the pending limit.
+  void started(const DeviceLaunch& launch);
   // Releases a launch's parameter buffer once its grid has run.
   void finished(const DeviceLaunch& launch);
 

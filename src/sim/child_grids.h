@@ -41,8 +41,11 @@ class ChildGridSource {
   // Those launches, in the order they were made. `first_index` is the number the first of them
   // gets (the grids launched so far, the host's included).
   virtual std::vector<ChildGridLaunch> take_launches(uint32_t first_index) = 0;
+  // Grid `index` (not 0) starts (its stream's order allows it), or is a tail launch whose
+  // parent's blocks are done: its launch no longer counts as pending. May come twice.
+  virtual void started(uint32_t index) = 0;
   // Grid `index` (not 0) is complete at the end of the launch's cycle `cycle`: its parameter
-  // buffer is free and it no longer counts as pending.
+  // buffer is free.
   virtual void completed(uint32_t index, uint64_t cycle) = 0;
   // Once the launch ends: what grid `index` measured, its start and end cycles on the launch's clock.
   virtual void figures(uint32_t index, const KernelTiming& timing) = 0;

@@ -4,6 +4,7 @@
 // are built from (its SmContext, timing table and LD/ST unit options), its CTA scheduler, where
 // it stands, and the figures of the SMs that have held it.
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct GridRun {
   bool tail = false;
   State state = State::kWaiting;
   uint32_t open_children = 0;  // grids it launched that are not complete
+  uint32_t open_ordinary = 0;  // of those, the ones not tail launches
+  std::deque<uint32_t> tails;  // its tail launches not complete, in launch order
   bool placed_any = false;
   uint64_t start = 0;          // the launch cycle its first block was placed in
   uint64_t end = 0;            // the launch cycle it completed in

@@ -180,7 +180,13 @@ void LaunchDriver::take_child_launches(uint64_t now) {
     g->parent = c.parent;
     g->after = c.after;
     g->tail = c.tail;
-    ++grids_[c.parent]->open_children;
+    GridRun& parent = *grids_[c.parent];
+    ++parent.open_children;
+    if (c.tail) {
+      parent.tails.push_back(static_cast<uint32_t>(grids_.size()));
+    } else {
+      ++parent.open_ordinary;
+    }
     waiting_grids_.push_back(static_cast<uint32_t>(grids_.size()));
     grids_.push_back(std::move(g));
   }
@@ -196,12 +202,7 @@ bool LaunchDriver::ready(uint32_t grid) const {
   // parent's blocks are done, it has launched all it will.)
   const GridRun& parent = *grids_[g.parent];
   if (parent.state == GridRun::State::kWaiting || parent.state == GridRun::State::kRunning) return false;
-  for (uint32_t h = g.parent + 1; h < grids_.size(); ++h) {
-    const GridRun& other = *grids_[h];
-    if (h == grid || other.parent != g.parent || other.state == GridRun::State::kComplete) continue;
-    if (!other.tail || h < grid) return false;
-  }
-  return true;
+  return parent.open_ordinary == 0 && parent.tails.front() == grid;
 }
 
 void LaunchDriver::start_ready_grids(uint64_t now) {
@@ -224,6 +225,10 @@ void LaunchDriver::start_grid(uint32_t grid, uint64_t now) {
     if (tenant_[s] != kNoGrid && idle_[s] && releasable(s)) release(s, now);
   GridRun& g = *grids_[grid];
   g.state = GridRun::State::kRunning;
+  // Its launch stops counting as pending now, though its blocks may wait for an SM: a GPU whose
+  // SMs hold blocks of several grids would have begun it, and the model's simplification must
+  // not make a program's launches fail.
+  children_->started(grid);
   std::vector<uint8_t> usable(sms_.size(), 0);
   for (uint32_t s = 0; s < sms_.size(); ++s)
     usable[s] = tenant_[s] == kNoGrid && available(s) <= now + 1 && waiting_[s].empty();
@@ -232,7 +237,12 @@ void LaunchDriver::start_grid(uint32_t grid, uint64_t now) {
 }
 
 void LaunchDriver::blocks_done(uint32_t grid, uint64_t now) {
-  grids_[grid]->state = GridRun::State::kBlocksDone;
+  GridRun& g = *grids_[grid];
+  g.state = GridRun::State::kBlocksDone;
+  // Its tail launches now wait only for the other grids it launched, which the model may run
+  // later than a GPU would (an SM holds one grid at a time): they stop counting as pending, so
+  // that the pending-launch limit refuses what a GPU would refuse, not more.
+  for (uint32_t tail : g.tails) children_->started(tail);
   complete_if_done(grid, now);
 }
 
@@ -243,7 +253,13 @@ void LaunchDriver::complete_if_done(uint32_t grid, uint64_t now) {
   g.end = now;
   if (grid != 0 && children_ != nullptr) children_->completed(grid, now);
   if (g.parent == kNoGrid) return;
-  --grids_[g.parent]->open_children;
+  GridRun& parent = *grids_[g.parent];
+  --parent.open_children;
+  if (g.tail) {
+    parent.tails.pop_front();  // tail launches complete in launch order: it is the first
+  } else {
+    --parent.open_ordinary;
+  }
   complete_if_done(g.parent, now);
 }
 

@@ -384,6 +384,33 @@ TEST_P(HostCdpDeviceRuntime, AllocatesCopiesAndFreesFromDeviceCode) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, HostCdpDeviceRuntime, ::testing::Values("functional", "timing"));
 
+// A tree of grids (top, middle, leaves with a tail launch each) with more launches over the run
+// than the pending-launch limit's default. In timing mode the grids run beside one another, and
+// on the 2-SM teaching model most wait for an SM: none of that may make a launch fail that a GPU
+// would make (docs/timing-model.md, "Child grids"). 800 top blocks: 8001 launches.
+struct CdpTreeCase {
+  std::string name;
+  std::vector<std::string> args;
+  int blocks;
+};
+void PrintTo(const CdpTreeCase& c, std::ostream* os) { *os << c.name; }
+
+class HostCdpTree : public ::testing::TestWithParam<CdpTreeCase> {};
+
+TEST_P(HostCdpTree, EveryLaunchOfATreeOfGridsRuns) {
+  const ProgramOutcome r = run_lockstep(std::string(LOCKSTEP_HOST_PROGRAMS) + "/cdp_tree", GetParam().args,
+                                        {std::to_string(GetParam().blocks)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "cudaSuccess: " + std::to_string(1 + GetParam().blocks * 10) + " launches, 0 counts wrong\nPASSED\n");
+  expect_only_kernel_summaries(r.err);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, HostCdpTree,
+                         ::testing::Values(CdpTreeCase{"functional", {"--mode", "functional"}, 300},
+                                           CdpTreeCase{"timing", {"--mode", "timing"}, 300},
+                                           CdpTreeCase{"timing_teaching", {"--mode", "timing", "--gpu", "teaching"}, 800}),
+                         [](const ::testing::TestParamInfo<CdpTreeCase>& p) { return p.param.name; });
+
 }  // namespace
 }  // namespace lockstep::test
 

@@ -58,6 +58,8 @@ if(TARGET test_host)
     lockstep_host_program(runtime_library runtime_library.cu -cudart shared -arch=sm_80 -lnvrtc)
     # The device runtime beyond launches: device-side cudaMalloc/cudaFree/cudaMemcpyAsync/cudaMemsetAsync.
     lockstep_host_program(cdp_device_runtime cdp_device_runtime.cu -rdc=true -cudart shared -arch=sm_80 -lcudadevrt)
+    # A tree of 3001 grids launched from device code, beside one another in timing mode.
+    lockstep_host_program(cdp_tree cdp_tree.cu -rdc=true -cudart shared -arch=sm_80 -lcudadevrt)
     # The driver API (libcuda.so.1: linked against the toolkit's stub, run on lockstep's stand-in).
     get_filename_component(LOCKSTEP_CUDA_BIN ${LOCKSTEP_NVCC} DIRECTORY)
     lockstep_host_program(driver_api driver_api.cu -cudart shared -arch=sm_80 -lnvrtc

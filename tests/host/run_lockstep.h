@@ -27,14 +27,18 @@ inline std::string read_text(const std::filesystem::path& p) {
 
 inline std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-// `arguments` go between "run" and the program (e.g. {"--warp-size", "8"}).
-inline ProgramOutcome run_lockstep(const std::string& program, const std::vector<std::string>& arguments = {}) {
+// `arguments` go between "run" and the program (e.g. {"--warp-size", "8"}), `program_arguments`
+// after the program.
+inline ProgramOutcome run_lockstep(const std::string& program, const std::vector<std::string>& arguments = {},
+                                   const std::vector<std::string>& program_arguments = {}) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("lockstep_host_test_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   std::string command = quoted(LOCKSTEP_BINARY) + " run";
   for (const std::string& a : arguments) command += " " + quoted(a);
-  command += " -- " + quoted(program) + " >" + quoted((dir / "out").string()) + " 2>" + quoted((dir / "err").string());
+  command += " -- " + quoted(program);
+  for (const std::string& a : program_arguments) command += " " + quoted(a);
+  command += " >" + quoted((dir / "out").string()) + " 2>" + quoted((dir / "err").string());
   const int status = std::system(command.c_str());
   ProgramOutcome r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
