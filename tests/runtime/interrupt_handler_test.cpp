@@ -51,9 +51,6 @@ void launch_and_interrupt(const std::string& stats_path, int signal) {
   if (runtime.malloc(&x, sizeof(float) * static_cast<size_t>(n)) != cudaSuccess) return;
   std::thread ctrl_c([signal] {
     while (!func::launch_running()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-    // Some instructions in, so that the stats have something to show even on a loaded machine
-    // (the launch runs for seconds).
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     kill(getpid(), signal);
   });
   ctrl_c.detach();
