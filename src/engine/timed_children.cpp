@@ -26,12 +26,12 @@ std::vector<sim::ChildGridLaunch> TimedChildren::take_launches(uint32_t first_in
     auto child = std::make_unique<Child>(engine_.memory);
     child->record = c;
     const uint32_t parent = index_of_.at(c.parent_grid);
-    child->depth = depth_of_[parent] + 1;
+    const uint32_t depth = depth_of_[parent] + 1;
     child->setup.params.resize(c.param_size);
     if (c.param_size != 0)
       std::memcpy(child->setup.params.data(), engine_.memory.translate(c.params, c.param_size), c.param_size);
     const uint64_t grid_id = engine_.next_grid_id++;
-    launches_.enter_grid(grid_id, child->depth);
+    launches_.enter_grid(grid_id, depth);
     LaunchOptions options;  // a child grid's registers are estimated, its envregs 0
     engine_.setup_grid(child->setup, m, k, Dim3{c.grid[0], c.grid[1], c.grid[2]},
                        Dim3{c.block[0], c.block[1], c.block[2]}, c.dynamic_shared, options, launches_, grid_id);
@@ -50,7 +50,7 @@ std::vector<sim::ChildGridLaunch> TimedChildren::take_launches(uint32_t first_in
       last_in_stream_[stream] = index;
     }
     index_of_[grid_id] = index;
-    depth_of_.push_back(child->depth);
+    depth_of_.push_back(depth);
     children_.push_back(std::move(child));
     made.push_back(launch);
   }
@@ -59,7 +59,7 @@ std::vector<sim::ChildGridLaunch> TimedChildren::take_launches(uint32_t first_in
 
 void TimedChildren::started(uint32_t index) { launches_.started(children_.at(index - 1)->record); }
 
-void TimedChildren::completed(uint32_t index, uint64_t) {
+void TimedChildren::completed(uint32_t index) {
   launches_.finished(children_.at(index - 1)->record);
 }
 

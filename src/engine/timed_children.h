@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -31,7 +32,7 @@ class TimedChildren final : public sim::ChildGridSource {
   bool has_launches() const override { return launches_.has_new_launches(); }
   std::vector<sim::ChildGridLaunch> take_launches(uint32_t first_index) override;
   void started(uint32_t index) override;
-  void completed(uint32_t index, uint64_t cycle) override;
+  void completed(uint32_t index) override;
   void figures(uint32_t index, const sim::KernelTiming& timing) override;
 
   // The child grid whose launch state is `launch` (a fault's grid).
@@ -46,7 +47,6 @@ class TimedChildren final : public sim::ChildGridSource {
     func::DeviceLaunch record;
     GridSetup setup;
     sim::TimingLaunch timing;
-    uint32_t depth = 0;
     std::optional<sim::KernelTiming> figures;
     std::string fault;
   };
@@ -56,7 +56,7 @@ class TimedChildren final : public sim::ChildGridSource {
   std::string* printf_out_;  // the host-launched grid's
   std::vector<std::unique_ptr<Child>> children_;  // grid i + 1
   std::map<uint64_t, uint32_t> index_of_;         // grid_id -> grid index (the host-launched grid: 0)
-  std::vector<uint32_t> depth_of_;                // per grid index
+  std::vector<uint32_t> depth_of_;                // per grid index: its nesting depth
   // The last grid launched into a stream: (parent grid index, stream, parent block for the NULL stream).
   std::map<std::tuple<uint32_t, uint64_t, uint32_t>, uint32_t> last_in_stream_;
 };

@@ -44,9 +44,8 @@ class ChildGridSource {
   // Grid `index` (not 0) starts (its stream's order allows it), or is a tail launch whose
   // parent's blocks are done: its launch no longer counts as pending. May come twice.
   virtual void started(uint32_t index) = 0;
-  // Grid `index` (not 0) is complete at the end of the launch's cycle `cycle`: its parameter
-  // buffer is free.
-  virtual void completed(uint32_t index, uint64_t cycle) = 0;
+  // Grid `index` (not 0) is complete: its parameter buffer is free.
+  virtual void completed(uint32_t index) = 0;
   // Once the launch ends: what grid `index` measured, its start and end cycles on the launch's clock.
   virtual void figures(uint32_t index, const KernelTiming& timing) = 0;
 };

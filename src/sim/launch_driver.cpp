@@ -251,7 +251,7 @@ void LaunchDriver::complete_if_done(uint32_t grid, uint64_t now) {
   if (g.state != GridRun::State::kBlocksDone || g.open_children != 0) return;
   g.state = GridRun::State::kComplete;
   g.end = now;
-  if (grid != 0 && children_ != nullptr) children_->completed(grid, now);
+  if (grid != 0 && children_ != nullptr) children_->completed(grid);
   if (g.parent == kNoGrid) return;
   GridRun& parent = *grids_[g.parent];
   --parent.open_children;

@@ -1,8 +1,6 @@
 #include "sim/timing_launch.h"
 
-#include <cassert>
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
 #include "sim/grid_run.h"
